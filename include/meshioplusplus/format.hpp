@@ -1,0 +1,59 @@
+// meshio++ core: the format registry and the top-level read/write entry points.
+//
+// Each format (src/formats/<name>/) describes itself with one Format value and is listed by
+// one line in src/formats/registry.cpp. A path maps to candidate formats by its extension;
+// multi-suffix names (".vtu.gz" style) match their longest suffix first. An explicit format
+// name always wins. Unknown formats are reported with the list of known ones.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meshioplusplus/mesh.hpp"
+
+namespace meshioplusplus {
+
+// Keyword options of a read or write, as strings ("binary" -> "true", "fmt_version" -> "4.1").
+using Options = std::map<std::string, std::string>;
+
+struct Format {
+  std::string name;                     // "gmsh"
+  std::vector<std::string> extensions;  // {".msh"}
+  Mesh (*read)(const std::string& path, const Options& options) = nullptr;
+  void (*write)(const std::string& path, const Mesh& mesh, const Options& options) = nullptr;
+};
+
+// Every registered format, in registration order.
+const std::vector<Format>& formats();
+// By name; throws std::invalid_argument naming the known formats when unknown.
+const Format& find_format(std::string_view name);
+// Formats whose extension ends `path` (longest suffix first); empty when none.
+std::vector<const Format*> formats_for_path(std::string_view path);
+
+// Reads `path` with `format` (deduced from the extension when empty).
+Mesh read(const std::string& path, const std::string& format = "", const Options& options = {});
+// Validates `mesh` and writes it atomically to `path`.
+void write(const std::string& path, const Mesh& mesh, const std::string& format = "",
+           const Options& options = {});
+
+// Typed access to Options that remembers which keys were used, so finish() can reject the
+// rest by name: a misspelt keyword is an error, never silently ignored.
+class OptionReader {
+ public:
+  OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {}
+  std::string get_string(const std::string& key, const std::string& fallback);
+  bool get_bool(const std::string& key, bool fallback);
+  long long get_int(const std::string& key, long long fallback);
+  // Throws std::invalid_argument naming every unused key and the accepted ones.
+  void finish() const;
+
+ private:
+  const Options& options_;
+  std::string format_;
+  std::set<std::string> used_;
+};
+
+}  // namespace meshioplusplus

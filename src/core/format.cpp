@@ -1,0 +1,104 @@
+// meshio++ core: format lookup, option parsing and the top-level read/write (see format.hpp).
+#include "meshioplusplus/format.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus {
+
+namespace {
+
+std::string known_format_names() {
+  std::string out;
+  for (const auto& f : formats()) out.append(out.empty() ? "" : ", ").append(f.name);
+  return out.empty() ? "(none)" : out;
+}
+
+bool ends_with_ci(std::string_view s, std::string_view suffix) {
+  if (suffix.size() > s.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), s.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+}
+
+const Format& format_for(const std::string& path, const std::string& format, bool for_write) {
+  if (!format.empty()) return find_format(format);
+  auto candidates = formats_for_path(path);
+  for (const Format* f : candidates)
+    if (for_write ? f->write != nullptr : f->read != nullptr) return *f;
+  throw std::invalid_argument("cannot deduce a file format from '" + path +
+                              "'; pass file_format= one of: " + known_format_names());
+}
+
+}  // namespace
+
+const Format& find_format(std::string_view name) {
+  for (const auto& f : formats())
+    if (f.name == name) return f;
+  throw std::invalid_argument("unknown file format '" + std::string(name) + "' (known: " + known_format_names() + ")");
+}
+
+std::vector<const Format*> formats_for_path(std::string_view path) {
+  std::vector<std::pair<std::size_t, const Format*>> hits;
+  for (const auto& f : formats())
+    for (const auto& ext : f.extensions)
+      if (ends_with_ci(path, ext)) hits.emplace_back(ext.size(), &f);
+  std::stable_sort(hits.begin(), hits.end(), [](auto& a, auto& b) { return a.first > b.first; });
+  std::vector<const Format*> out;
+  for (auto& [len, f] : hits)
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  return out;
+}
+
+Mesh read(const std::string& path, const std::string& format, const Options& options) {
+  const Format& f = format_for(path, format, false);
+  if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
+  return f.read(path, options);
+}
+
+void write(const std::string& path, const Mesh& mesh, const std::string& format, const Options& options) {
+  const Format& f = format_for(path, format, true);
+  if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
+  mesh.validate();
+  f.write(path, mesh, options);
+}
+
+std::string OptionReader::get_string(const std::string& key, const std::string& fallback) {
+  used_.insert(key);
+  auto it = options_.find(key);
+  return it == options_.end() ? fallback : it->second;
+}
+
+bool OptionReader::get_bool(const std::string& key, bool fallback) {
+  const std::string v = get_string(key, fallback ? "true" : "false");
+  if (v == "true" || v == "1" || v == "True") return true;
+  if (v == "false" || v == "0" || v == "False") return false;
+  throw std::invalid_argument(format_ + ": option '" + key + "': expected true or false, found '" + v + "'");
+}
+
+long long OptionReader::get_int(const std::string& key, long long fallback) {
+  const std::string v = get_string(key, std::to_string(fallback));
+  std::size_t used = 0;
+  long long out = 0;
+  try {
+    out = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != v.size() || v.empty())
+    throw std::invalid_argument(format_ + ": option '" + key + "': expected an integer, found '" + v + "'");
+  return out;
+}
+
+void OptionReader::finish() const {
+  std::string unknown;
+  for (const auto& [key, value] : options_)
+    if (!used_.count(key)) unknown.append(unknown.empty() ? "" : ", ").append(key);
+  if (unknown.empty()) return;
+  std::string known;
+  for (const auto& k : used_) known.append(known.empty() ? "" : ", ").append(k);
+  throw std::invalid_argument(format_ + ": unknown option(s) " + unknown + " (accepted: " + (known.empty() ? "none" : known) + ")");
+}
+
+}  // namespace meshioplusplus

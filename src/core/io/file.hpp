@@ -1,0 +1,58 @@
+// meshio++ core I/O: reading a whole file once (memory-mapped), and atomic writes.
+//
+// FileBytes maps a file read-only (one mmap; falls back to one read() for files that
+// cannot be mapped) so parsers work in place on the bytes. AtomicFile writes to a
+// temporary file in the target's folder and renames it over the target on commit(); if
+// the writer throws before commit(), the temporary file is removed and an existing file at
+// the target path is untouched.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace meshioplusplus::io {
+
+class FileBytes {
+ public:
+  // Throws ReadError "<format>: <path>: cannot open: <reason>".
+  FileBytes(const std::string& path, std::string_view format);
+  ~FileBytes();
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  std::string_view text() const { return {data_, size_}; }
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<char> fallback_;
+};
+
+class AtomicFile {
+ public:
+  // Creates the temporary file; throws WriteError naming the path on failure.
+  AtomicFile(const std::string& path, std::string_view format);
+  ~AtomicFile();  // removes the temporary file unless committed
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void write(const void* data, std::size_t nbytes);
+  void write(std::string_view text) { write(text.data(), text.size()); }
+  // Flushes, closes and renames over the target; throws WriteError on failure.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string tmp_path_;
+  std::string format_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+}  // namespace meshioplusplus::io

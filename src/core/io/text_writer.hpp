@@ -1,0 +1,71 @@
+// meshio++ core I/O: fast text output for the ASCII writers.
+//
+// TextWriter appends numbers with std::to_chars into a 1 MiB buffer and flushes it to an
+// AtomicFile, so writers never go through iostreams or printf on the hot path. FloatFormat
+// parses meshio's float_fmt keyword (".16e", ".6f", "g", ...) once; the default (shortest)
+// writes the shortest string that reads back to the same double.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/io/file.hpp"
+
+namespace meshioplusplus::io {
+
+struct FloatFormat {
+  bool shortest = true;
+  std::chars_format style = std::chars_format::general;
+  int precision = 0;
+  // Parses "[.P](e|E|f|F|g|G)"; "" means shortest. Throws std::invalid_argument.
+  static FloatFormat parse(std::string_view spec);
+};
+
+class TextWriter {
+ public:
+  explicit TextWriter(AtomicFile& file, std::size_t capacity = 1 << 20) : file_(file) { buf_.reserve(capacity + 512); cap_ = capacity; }
+  ~TextWriter() = default;
+
+  TextWriter& str(std::string_view s) {
+    if (s.size() > 256) {
+      flush();
+      file_.write(s);
+      return *this;
+    }
+    buf_.append(s);
+    maybe_flush();
+    return *this;
+  }
+  TextWriter& ch(char c) { buf_.push_back(c); maybe_flush(); return *this; }
+  template <class T> TextWriter& integer(T v) {
+    char tmp[24];
+    auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+    buf_.append(tmp, static_cast<std::size_t>(r.ptr - tmp));
+    maybe_flush();
+    return *this;
+  }
+  TextWriter& real(double v, const FloatFormat& f) {
+    char tmp[400];  // fixed notation of 1e308 needs ~310 chars
+    auto r = f.shortest ? std::to_chars(tmp, tmp + sizeof tmp, v)
+                        : std::to_chars(tmp, tmp + sizeof tmp, v, f.style, f.precision);
+    buf_.append(tmp, static_cast<std::size_t>(r.ptr - tmp));
+    maybe_flush();
+    return *this;
+  }
+  void flush() {
+    if (!buf_.empty()) file_.write(buf_);
+    buf_.clear();
+  }
+
+ private:
+  void maybe_flush() {
+    if (buf_.size() >= cap_) flush();
+  }
+  AtomicFile& file_;
+  std::string buf_;
+  std::size_t cap_;
+};
+
+}  // namespace meshioplusplus::io

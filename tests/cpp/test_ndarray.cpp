@@ -1,0 +1,200 @@
+// NDArray and the buffer allocator hook: each statement of the contract in ndarray.hpp
+// (shared/seeds/gpu-handoff.txt, "Phase 2") proven with a counting allocator.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "meshioplusplus/ndarray.hpp"
+
+namespace mpp = meshioplusplus;
+
+namespace {
+
+struct Counter {
+  std::atomic<long> allocs{0}, frees{0}, bytes_alloc{0}, bytes_freed{0};
+};
+
+void* counting_alloc(std::size_t n, void* user) {
+  auto* c = static_cast<Counter*>(user);
+  ++c->allocs;
+  c->bytes_alloc += static_cast<long>(n);
+  return std::malloc(n);
+}
+
+void counting_free(void* p, std::size_t n, void* user) {
+  auto* c = static_cast<Counter*>(user);
+  ++c->frees;
+  c->bytes_freed += static_cast<long>(n);
+  std::free(p);
+}
+
+mpp::BufferAllocator counting(Counter& c) { return {counting_alloc, counting_free, &c}; }
+
+// Installs for the scope of a test and always restores the default heap.
+struct Installed {
+  explicit Installed(const mpp::BufferAllocator& a) { mpp::set_buffer_allocator(&a); }
+  ~Installed() { mpp::set_buffer_allocator(static_cast<const mpp::BufferAllocator*>(nullptr)); }
+};
+
+}  // namespace
+
+TEST(NDArray, DtypesHaveSizesAndNames) {
+  EXPECT_EQ(mpp::dtype_size(mpp::DType::int8), 1u);
+  EXPECT_EQ(mpp::dtype_size(mpp::DType::uint16), 2u);
+  EXPECT_EQ(mpp::dtype_size(mpp::DType::float32), 4u);
+  EXPECT_EQ(mpp::dtype_size(mpp::DType::int64), 8u);
+  EXPECT_EQ(mpp::dtype_name(mpp::DType::uint64), "uint64");
+  EXPECT_EQ(mpp::dtype_name(mpp::DType::float64), "float64");
+}
+
+TEST(NDArray, ShapeSizeAndBytes) {
+  auto a = mpp::NDArray::zeros(mpp::DType::float32, {5, 3});
+  EXPECT_EQ(a.size(), 15u);
+  EXPECT_EQ(a.nbytes(), 60u);
+  EXPECT_EQ(a.row_size(), 3u);
+  EXPECT_TRUE(a.owns_data());
+  EXPECT_EQ(a.data<float>()[14], 0.0f);
+  EXPECT_THROW(a.data<double>(), std::logic_error);
+}
+
+TEST(NDArray, ByteSizeOverflowIsCaught) {
+  const std::size_t huge = std::size_t{1} << 62;
+  EXPECT_THROW(mpp::NDArray::uninit(mpp::DType::float64, {huge, 4}), std::length_error);
+  EXPECT_THROW(mpp::NDArray::view(nullptr, mpp::DType::int64, {huge, huge}), std::length_error);
+}
+
+TEST(NDArray, ViewOwnsNothingAndSeesCallerMemory) {
+  std::vector<std::int64_t> mem = {1, 2, 3, 4, 5, 6};
+  auto v = mpp::NDArray::view(mem.data(), mpp::DType::int64, {3, 2});
+  EXPECT_FALSE(v.owns_data());
+  EXPECT_EQ(v.raw(), mem.data());
+  mem[5] = 42;
+  EXPECT_EQ(v.data<std::int64_t>()[5], 42);
+}
+
+TEST(NDArray, CopyIsDeepAndShallowCopyShares) {
+  auto a = mpp::NDArray::from_vector<double>({1, 2, 3});
+  mpp::NDArray shallow = a;
+  auto deep = a.copy();
+  a.data<double>()[0] = 9;
+  EXPECT_EQ(shallow.data<double>()[0], 9);
+  EXPECT_EQ(deep.data<double>()[0], 1);
+  EXPECT_NE(deep.raw(), a.raw());
+}
+
+TEST(NDArray, AsDtypeConverts) {
+  auto a = mpp::NDArray::from_vector<std::int32_t>({-1, 7});
+  auto b = a.as_dtype(mpp::DType::float64);
+  EXPECT_EQ(b.data<double>()[0], -1.0);
+  EXPECT_EQ(b.data<double>()[1], 7.0);
+  EXPECT_EQ(a.as_dtype(mpp::DType::int32).raw(), a.raw());  // same dtype: no copy
+}
+
+TEST(AllocatorHook, AllocationsAndFreesBalanceInCountAndBytes) {
+  Counter c;
+  {
+    Installed hook(counting(c));
+    std::vector<mpp::NDArray> arrays;
+    for (std::size_t i = 1; i <= 10; ++i) arrays.push_back(mpp::NDArray::uninit(mpp::DType::float64, {i, 3}));
+    EXPECT_EQ(c.allocs, 10);
+    EXPECT_EQ(c.bytes_alloc, 8 * 3 * 55);
+    EXPECT_EQ(c.frees, 0);
+  }
+  EXPECT_EQ(c.frees, 10);
+  EXPECT_EQ(c.bytes_freed, c.bytes_alloc);
+}
+
+TEST(AllocatorHook, BufferOutlivingUninstallIsFreedThroughItsOwnAllocator) {
+  Counter c;
+  mpp::NDArray survivor;
+  {
+    Installed hook(counting(c));
+    survivor = mpp::NDArray::uninit(mpp::DType::int64, {100});
+  }
+  // The hook is gone; the buffer still belongs to it.
+  EXPECT_EQ(c.allocs, 1);
+  EXPECT_EQ(c.frees, 0);
+  auto fresh = mpp::NDArray::uninit(mpp::DType::int64, {100});  // default heap now
+  EXPECT_EQ(c.allocs, 1);
+  survivor = mpp::NDArray();
+  EXPECT_EQ(c.frees, 1);
+  EXPECT_EQ(c.bytes_freed, 800);
+}
+
+TEST(AllocatorHook, DefaultPathNeverTouchesAnUninstalledHook) {
+  Counter c;
+  { Installed hook(counting(c)); }
+  for (int i = 0; i < 5; ++i) {
+    auto a = mpp::NDArray::zeros(mpp::DType::float32, {64});
+    auto b = a.copy();
+  }
+  EXPECT_EQ(c.allocs, 0);
+  EXPECT_EQ(c.frees, 0);
+}
+
+TEST(AllocatorHook, CopyAllocatesThroughTheAllocatorCurrentAtCopyTime) {
+  Counter first, second;
+  mpp::NDArray original;
+  {
+    Installed hook(counting(first));
+    original = mpp::NDArray::from_vector<double>({1, 2, 3});
+  }
+  mpp::NDArray copied;
+  {
+    Installed hook(counting(second));
+    copied = original.copy();
+  }
+  EXPECT_EQ(first.allocs, 1);
+  EXPECT_EQ(second.allocs, 1);
+  EXPECT_EQ(copied.buffer()->allocator()->user, &second);
+  original = mpp::NDArray();
+  copied = mpp::NDArray();
+  EXPECT_EQ(first.frees, 1);
+  EXPECT_EQ(second.frees, 1);
+}
+
+TEST(AllocatorHook, ViewsOwnNothingAndNeverAllocate) {
+  Counter c;
+  Installed hook(counting(c));
+  double mem[4] = {};
+  auto v = mpp::NDArray::view(mem, mpp::DType::float64, {2, 2});
+  auto r = v.reshaped({4});
+  EXPECT_EQ(c.allocs, 0);
+  EXPECT_EQ(r.raw(), mem);
+}
+
+TEST(AllocatorHook, SharedPtrDeleterRunsAfterLastBuffer) {
+  Counter c;
+  bool released = false;
+  auto alloc = std::shared_ptr<const mpp::BufferAllocator>(new mpp::BufferAllocator(counting(c)),
+                                                           [&](const mpp::BufferAllocator* p) { released = true; delete p; });
+  mpp::set_buffer_allocator(std::move(alloc));
+  auto a = mpp::NDArray::uninit(mpp::DType::uint8, {10});
+  mpp::set_buffer_allocator(static_cast<const mpp::BufferAllocator*>(nullptr));
+  EXPECT_FALSE(released);  // `a` still holds it
+  a = mpp::NDArray();
+  EXPECT_TRUE(released);
+  EXPECT_EQ(c.frees, 1);
+}
+
+TEST(AllocatorHook, InstallingWhileOtherThreadsAllocateIsSafe) {
+  Counter c;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 3; ++t)
+    workers.emplace_back([&] {
+      while (!stop) { auto a = mpp::NDArray::uninit(mpp::DType::float64, {256}); a.data<double>()[0] = 1; }
+    });
+  const mpp::BufferAllocator a = counting(c);
+  for (int i = 0; i < 2000; ++i) {
+    mpp::set_buffer_allocator(&a);
+    mpp::set_buffer_allocator(static_cast<const mpp::BufferAllocator*>(nullptr));
+  }
+  stop = true;
+  for (auto& w : workers) w.join();
+  EXPECT_EQ(c.allocs.load(), c.frees.load());
+  EXPECT_EQ(c.bytes_alloc.load(), c.bytes_freed.load());
+}
