@@ -1,0 +1,20 @@
+"""meshio++: fast mesh I/O with meshio's API (``import meshioplusplus as meshio`` works).
+
+Every array a reader returns is the buffer the C++ core filled, handed to numpy without a
+copy; ``mio.use_allocator`` chooses where those buffers live.
+"""
+from . import _core
+from ._allocator import use_allocator
+from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
+from ._helpers import formats, read, write, write_points_cells
+from ._mesh import CellBlock, Mesh
+from ._regions import Region, block_bases
+from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
+    "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
+    "gmsh", "vtk", "vtu",
+]

@@ -1,0 +1,397 @@
+"""Mesh and CellBlock with meshio 5.x's API, plus regions.
+
+``mesh.regions`` (a plain list of Region) is the storage of every named set;
+``point_sets`` and ``cell_sets`` are live views over it, so meshio code that reads or
+assigns them keeps working. Arrays handed in are kept as given (``np.asarray``), so arrays
+read by the C++ core stay the very buffers the core filled.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import MutableMapping
+
+import numpy as np
+
+from . import _core
+from ._regions import Region, block_bases, cell_set_to_entries, entries_to_cell_set
+
+_CELL_TYPES = _core.cell_types()  # name -> (num_nodes, dim, linear parent)
+
+
+def _is_polyhedron(cell_type: str) -> bool:
+    return cell_type.startswith("polyhedron")
+
+
+def topological_dimension(cell_type: str) -> int:
+    if _is_polyhedron(cell_type):
+        return 3
+    if cell_type.startswith("polygon"):
+        return 2
+    try:
+        return _CELL_TYPES[cell_type][1]
+    except KeyError:
+        raise ValueError(f"unknown cell type '{cell_type}'") from None
+
+
+class CellBlock:
+    """One block of cells of one type. ``data`` is an (m, k) integer array, or for ragged
+    polygon blocks a list of 1-D arrays, and for polyhedra a list of cells, each a list of
+    face arrays (meshio's convention)."""
+
+    def __init__(self, cell_type: str, data, tags=None):
+        self.type = cell_type
+        self.dim = topological_dimension(cell_type)
+        if _is_polyhedron(cell_type) or (isinstance(data, list) and _is_ragged(data)):
+            self.data = data
+        else:
+            self.data = np.asarray(data)
+        self.tags = [] if tags is None else tags
+
+    def __len__(self):
+        return len(self.data)
+
+    def __iter__(self):  # `for cell_type, data in mesh.cells` (meshio 4 style)
+        return iter((self.type, self.data))
+
+    def __repr__(self):
+        return f"<meshio++ CellBlock, type: {self.type}, num cells: {len(self)}, tags: {self.tags}>"
+
+
+def _is_ragged(rows) -> bool:
+    lengths = {np.size(r) for r in rows}
+    return len(lengths) > 1
+
+
+class _PointSets(MutableMapping):
+    """``mesh.point_sets`` as a view over the mesh's point regions."""
+
+    def __init__(self, mesh):
+        self._mesh = mesh
+
+    def _find(self, name):
+        for r in self._mesh.regions:
+            if r.kind == "point" and r.name == name:
+                return r
+        raise KeyError(name)
+
+    def __getitem__(self, name):
+        return self._find(name).entries
+
+    def __setitem__(self, name, members):
+        region = Region(name, "point", members)
+        for i, r in enumerate(self._mesh.regions):
+            if r.kind == "point" and r.name == name:
+                region.dim, region.tag = r.dim, r.tag
+                self._mesh.regions[i] = region
+                return
+        self._mesh.regions.append(region)
+
+    def __delitem__(self, name):
+        self._mesh.regions.remove(self._find(name))
+
+    def __iter__(self):
+        return iter([r.name for r in self._mesh.regions if r.kind == "point"])
+
+    def __len__(self):
+        return sum(r.kind == "point" for r in self._mesh.regions)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+class _CellSets(_PointSets):
+    """``mesh.cell_sets`` as a view over the mesh's cell regions: one local index array
+    per cell block, as meshio has it."""
+
+    def _find(self, name):
+        for r in self._mesh.regions:
+            if r.kind == "cell" and r.name == name:
+                return r
+        raise KeyError(name)
+
+    def __getitem__(self, name):
+        return entries_to_cell_set(self._find(name).entries, self._mesh.cells)
+
+    def __setitem__(self, name, members):
+        region = Region(name, "cell", cell_set_to_entries(members, self._mesh.cells))
+        for i, r in enumerate(self._mesh.regions):
+            if r.kind == "cell" and r.name == name:
+                region.dim, region.tag = r.dim, r.tag
+                self._mesh.regions[i] = region
+                return
+        self._mesh.regions.append(region)
+
+    def __iter__(self):
+        return iter([r.name for r in self._mesh.regions if r.kind == "cell"])
+
+    def __len__(self):
+        return sum(r.kind == "cell" for r in self._mesh.regions)
+
+
+class Mesh:
+    def __init__(
+        self,
+        points,
+        cells,
+        point_data=None,
+        cell_data=None,
+        field_data=None,
+        point_sets=None,
+        cell_sets=None,
+        gmsh_periodic=None,
+        info=None,
+        regions=None,
+    ):
+        self.points = np.asarray(points)
+        if isinstance(cells, dict):
+            cells = list(cells.items())
+        self.cells = [b if isinstance(b, CellBlock) else CellBlock(b[0], b[1]) for b in cells]
+        self.point_data = {} if point_data is None else point_data
+        self.cell_data = {} if cell_data is None else cell_data
+        self.field_data = {} if field_data is None else field_data
+        self.gmsh_periodic = gmsh_periodic
+        self.info = info
+        self.regions = list(regions) if regions is not None else []
+        for r in self.regions:
+            if not isinstance(r, Region):
+                raise TypeError(f"regions must hold Region objects, found {type(r).__name__}")
+        if point_sets:
+            self.point_sets.update(point_sets)
+        if cell_sets:
+            self.cell_sets.update(cell_sets)
+
+        for key, item in self.point_data.items():
+            self.point_data[key] = np.asarray(item)
+            if len(self.point_data[key]) != len(self.points):
+                raise ValueError(
+                    f"len(points) = {len(self.points)}, but len(point_data['{key}']) = {len(self.point_data[key])}"
+                )
+        for key, data in self.cell_data.items():
+            if len(data) != len(self.cells):
+                raise ValueError(
+                    f"Incompatible cell data '{key}'. {len(self.cells)} cell blocks, but '{key}' has {len(data)} blocks."
+                )
+            for k in range(len(data)):
+                data[k] = np.asarray(data[k])
+                if len(data[k]) != len(self.cells[k]):
+                    raise ValueError(
+                        f"Incompatible cell data. Cell block {k} ('{self.cells[k].type}') has length "
+                        f"{len(self.cells[k])}, but corresponding cell data item has length {len(data[k])}."
+                    )
+
+    # --- sets as views over regions ---------------------------------------------------
+    @property
+    def point_sets(self):
+        return _PointSets(self)
+
+    @point_sets.setter
+    def point_sets(self, value):
+        self.regions = [r for r in self.regions if r.kind != "point"]
+        self.point_sets.update(value or {})
+
+    @property
+    def cell_sets(self):
+        return _CellSets(self)
+
+    @cell_sets.setter
+    def cell_sets(self, value):
+        self.regions = [r for r in self.regions if r.kind != "cell"]
+        self.cell_sets.update(value or {})
+
+    # --- meshio API ------------------------------------------------------------------
+    def __repr__(self):
+        lines = ["<meshio++ mesh object>", f"  Number of points: {len(self.points)}"]
+        if self.cells:
+            lines.append("  Number of cells:")
+            for block in self.cells:
+                lines.append(f"    {block.type}: {len(block)}")
+        else:
+            lines.append("  No cells.")
+        for title, names in (
+            ("Point sets", list(self.point_sets)),
+            ("Cell sets", list(self.cell_sets)),
+            ("Side sets", [r.name for r in self.regions if r.kind == "side"]),
+            ("Point data", list(self.point_data)),
+            ("Cell data", list(self.cell_data)),
+            ("Field data", list(self.field_data)),
+        ):
+            if names:
+                lines.append(f"  {title}: {', '.join(names)}")
+        return "\n".join(lines)
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+    def write(self, path_or_buf, file_format: str | None = None, **kwargs):
+        from ._helpers import write
+
+        write(path_or_buf, self, file_format, **kwargs)
+
+    @classmethod
+    def read(cls, path_or_buf, file_format=None):
+        from ._helpers import read
+
+        return read(path_or_buf, file_format)
+
+    def get_cells_type(self, cell_type: str):
+        blocks = [c.data for c in self.cells if c.type == cell_type]
+        if not blocks:
+            n = _CELL_TYPES.get(cell_type, (0,))[0]
+            return np.empty((0, max(n, 0)), dtype=int)
+        return np.concatenate(blocks)
+
+    def get_cell_data(self, name: str, cell_type: str):
+        return np.concatenate([d for c, d in zip(self.cells, self.cell_data[name]) if c.type == cell_type])
+
+    @property
+    def cells_dict(self):
+        out = {}
+        for block in self.cells:
+            out.setdefault(block.type, []).append(block.data)
+        return {k: np.concatenate(v) if len(v) > 1 else v[0] for k, v in out.items()}
+
+    @property
+    def cell_data_dict(self):
+        out = {}
+        for key, arrays in self.cell_data.items():
+            per_type = {}
+            for value, block in zip(arrays, self.cells):
+                per_type.setdefault(block.type, []).append(value)
+            out[key] = {t: np.concatenate(v) for t, v in per_type.items()}
+        return out
+
+    @property
+    def cell_sets_dict(self):
+        out = {}
+        for name, members in self.cell_sets.items():
+            per_type, offsets = {}, {}
+            for local, block in zip(members, self.cells):
+                offset = offsets.get(block.type, 0)
+                offsets[block.type] = offset + len(block)
+                per_type.setdefault(block.type, []).append(local + offset)
+            out[name] = {t: np.concatenate(v) for t, v in per_type.items() if sum(map(np.size, v))}
+        return out
+
+    def cell_sets_to_data(self, data_name: str | None = None):
+        if not len(self.cell_sets):
+            return
+        names = list(self.cell_sets)
+        data = [np.full(len(block), -1, dtype=int) for block in self.cells]
+        for i, name in enumerate(names):
+            for k, local in enumerate(self.cell_sets[name]):
+                data[k][local] = i
+        self.cell_data[data_name or "-".join(names)] = data
+        self.cell_sets = {}
+
+    def point_sets_to_data(self, join_char: str = "-"):
+        if not len(self.point_sets):
+            return
+        names = list(self.point_sets)
+        data = np.full(len(self.points), -1, dtype=int)
+        for i, name in enumerate(names):
+            data[self.point_sets[name]] = i
+        self.point_data[join_char.join(names)] = data
+        self.point_sets = {}
+
+    def cell_data_to_sets(self, key: str):
+        data = self.cell_data[key]
+        if not all(v.dtype.kind in "iu" for v in data):
+            raise RuntimeError(f"cell_data['{key}'] is not int data.")
+        tags = np.unique(np.concatenate(data))
+        names = list(dict.fromkeys(key.split("-")))
+        if len(names) != len(tags):
+            names = [f"set-{key}-{tag}" for tag in tags]
+        for name, tag in zip(names, tags):
+            self.cell_sets[name] = [np.where(d == tag)[0] for d in data]
+        del self.cell_data[key]
+
+    def point_data_to_sets(self, key: str):
+        data = self.point_data[key]
+        if data.dtype.kind not in "iu":
+            raise RuntimeError(f"point_data['{key}'] is not int data.")
+        tags = np.unique(data)
+        names = list(dict.fromkeys(key.split("-")))
+        if len(names) != len(tags):
+            names = [f"set-{key}-{tag}" for tag in tags]
+        for name, tag in zip(names, tags):
+            self.point_sets[name] = np.where(data == tag)[0]
+        del self.point_data[key]
+
+    # --- the C++ boundary --------------------------------------------------------------
+    def _core_parts(self) -> dict:
+        """Plain containers for _core.write: arrays stay the mesh's own objects (the binding
+        wraps C-contiguous native arrays as views); ragged blocks become offsets + indices."""
+        cells = []
+        for i, block in enumerate(self.cells):
+            if _is_polyhedron(block.type):
+                cells.append((block.type, _polyhedra_to_offsets(block.data)))
+            elif isinstance(block.data, list):
+                cells.append((block.type, _rows_to_offsets(block.data)))
+            else:
+                data = block.data
+                if data.ndim != 2:
+                    raise ValueError(f"cells[{i}] ({block.type}): expected a 2-D (cells, nodes) array, found shape {data.shape}")
+                cells.append((block.type, data))
+        periodic = []
+        for entry in self.gmsh_periodic or []:
+            dim, (tag, master), affine, pairs = entry
+            periodic.append((int(dim), (int(tag), int(master)), None if affine is None else [float(x) for x in np.ravel(affine)], pairs))
+        return {
+            "points": self.points,
+            "cells": cells,
+            "point_data": dict(self.point_data),
+            "cell_data": {k: list(v) for k, v in self.cell_data.items()},
+            "field_data": {k: np.atleast_1d(np.asarray(v)) for k, v in self.field_data.items()},
+            "regions": [(r.name, r.kind, r.entries, r.dim, r.tag) for r in self.regions],
+            "gmsh_periodic": periodic,
+        }
+
+    @classmethod
+    def _from_core(cls, parts: dict) -> "Mesh":
+        cells = []
+        for cell_type, data in parts["cells"]:
+            if isinstance(data, tuple) and len(data) == 3:
+                cells.append(CellBlock(cell_type, _offsets_to_polyhedra(*data)))
+            elif isinstance(data, tuple):
+                cells.append(CellBlock(cell_type, _offsets_to_rows(*data)))
+            else:
+                cells.append(CellBlock(cell_type, data))
+        mesh = cls(
+            parts["points"],
+            cells,
+            point_data=parts["point_data"],
+            cell_data=parts["cell_data"],
+            field_data=parts["field_data"],
+            gmsh_periodic=[list(p) for p in parts["gmsh_periodic"]] or None,
+            regions=[Region(name, kind, entries, dim, tag) for name, kind, entries, dim, tag in parts["regions"]],
+        )
+        return mesh
+
+
+def _rows_to_offsets(rows):
+    lengths = np.fromiter((np.size(r) for r in rows), dtype=np.int64, count=len(rows))
+    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    indices = np.concatenate([np.asarray(r, dtype=np.int64).reshape(-1) for r in rows]) if rows else np.zeros(0, np.int64)
+    return offsets, indices
+
+
+def _polyhedra_to_offsets(cells):
+    faces = [face for cell in cells for face in cell]
+    offsets = np.zeros(len(cells) + 1, dtype=np.int64)
+    np.cumsum([len(cell) for cell in cells], out=offsets[1:])
+    face_offsets, indices = _rows_to_offsets(faces)
+    return offsets, face_offsets, indices
+
+
+def _offsets_to_rows(offsets, indices):
+    # np.split returns views into `indices`: the ragged block stays one C++ buffer.
+    return np.split(indices, offsets[1:-1]) if len(offsets) > 1 else []
+
+
+def _offsets_to_polyhedra(offsets, face_offsets, indices):
+    faces = _offsets_to_rows(face_offsets, indices)
+    return [faces[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
+__all__ = ["Mesh", "CellBlock", "Region", "block_bases", "topological_dimension"]

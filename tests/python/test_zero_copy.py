@@ -1,0 +1,190 @@
+"""The zero-copy boundary: arrays born in C++ reach numpy without a copy (the base is a
+capsule owning the buffer), survive every other reference, and are freed through the
+allocator they were born with; numpy arrays handed to C++ are wrapped as views."""
+import gc
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import meshioplusplus as mio
+from helpers import tet_mesh
+
+
+class NumpyArena:
+    """A Python allocator handing out slices of numpy byte arrays it keeps alive."""
+
+    def __init__(self):
+        self.live = {}  # address -> (backing array, nbytes)
+        self.allocs = 0
+        self.frees = 0
+        self.freed_twice = 0
+
+    def alloc(self, nbytes):
+        backing = np.empty(nbytes + 64, dtype=np.uint8)
+        address = backing.ctypes.data
+        address += (-address) % 64
+        self.live[address] = (backing, nbytes)
+        self.allocs += 1
+        return address
+
+    def free(self, address, nbytes):
+        if address not in self.live:
+            self.freed_twice += 1
+            return
+        assert self.live[address][1] == nbytes
+        del self.live[address]
+        self.frees += 1
+
+    def owns(self, array):
+        p = array.__array_interface__["data"][0]
+        return any(a <= p and p + array.nbytes <= a + n for a, (_, n) in self.live.items())
+
+
+def churn():
+    gc.collect()
+    junk = [np.random.default_rng(i).random(10_000) for i in range(50)]
+    del junk
+    gc.collect()
+
+
+def test_core_array_reaches_numpy_without_a_copy():
+    arr, address = mio._core._owned_array(1000)
+    assert arr.__array_interface__["data"][0] == address
+    assert type(arr.base).__name__ == "PyCapsule"
+    assert arr.flags.writeable and arr.flags.c_contiguous
+    np.testing.assert_array_equal(arr[:5], [0, 1, 2, 3, 4])
+
+
+def test_one_allocation_per_array_and_freed_exactly_once():
+    arena = NumpyArena()
+    with mio.use_allocator(arena.alloc, arena.free):
+        arrays = [mio._core._owned_array(100 + i)[0] for i in range(5)]
+    assert arena.allocs == 5
+    assert all(arena.owns(a) for a in arrays)
+    assert arena.frees == 0
+    del arrays
+    churn()
+    assert arena.frees == 5 and arena.freed_twice == 0 and not arena.live
+
+
+def test_array_outlives_every_other_reference_and_the_hook():
+    arena = NumpyArena()
+    with mio.use_allocator(arena.alloc, arena.free):
+        arr, _ = mio._core._owned_array(10_000)
+    view = arr[::2]
+    del arr
+    churn()
+    assert arena.frees == 0
+    view[:] += 1.0  # still writeable, still ours
+    np.testing.assert_array_equal(view[:3], [1, 3, 5])
+    assert not mio._core.allocator_installed()
+    del view
+    churn()
+    assert arena.frees == 1
+
+
+def test_nested_allocators_restore_the_previous_one():
+    outer, inner = NumpyArena(), NumpyArena()
+    with mio.use_allocator(outer.alloc, outer.free):
+        with mio.use_allocator(inner.alloc, inner.free):
+            a = mio._core._owned_array(8)[0]
+        b = mio._core._owned_array(8)[0]
+    c = mio._core._owned_array(8)[0]
+    assert (inner.allocs, outer.allocs) == (1, 1)
+    assert inner.owns(a) and outer.owns(b) and not inner.owns(c) and not outer.owns(c)
+
+
+def test_failing_python_allocator_raises_memory_error_not_a_crash():
+    def bad_alloc(nbytes):
+        raise RuntimeError("no memory for you")
+
+    with mio.use_allocator(bad_alloc, lambda a, n: None):
+        with pytest.raises(MemoryError, match="no memory for you"):
+            mio._core._owned_array(10)
+
+
+def test_gil_is_taken_in_callbacks_from_released_threads():
+    # _core.read releases the GIL; the allocator is called from C++ and must re-take it.
+    # _owned_array holds the GIL; a thread pool of reads is exercised in the format tests.
+    import threading
+
+    arena = NumpyArena()
+    lock = threading.Lock()
+
+    def alloc(n):
+        with lock:
+            return arena.alloc(n)
+
+    def free(a, n):
+        with lock:
+            arena.free(a, n)
+
+    with mio.use_allocator(alloc, free):
+        threads = [threading.Thread(target=lambda: [mio._core._owned_array(64) for _ in range(50)]) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    churn()
+    assert arena.allocs == 200 and arena.frees == 200
+
+
+def test_process_exiting_with_live_buffers_exits_cleanly():
+    code = textwrap.dedent(
+        """
+        import numpy as np, meshioplusplus as mio
+        keep = []
+        def alloc(n):
+            b = np.empty(n, np.uint8); keep.append(b); return b.ctypes.data
+        def free(a, n):
+            pass
+        with mio.use_allocator(alloc, free):
+            live = [mio._core._owned_array(1000)[0] for _ in range(10)]
+        GLOBAL = live  # still alive at interpreter shutdown
+        print("ok")
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+    assert "Error" not in r.stderr
+
+
+def test_numpy_arrays_are_wrapped_as_views_on_write():
+    mesh = mio.Mesh(tet_mesh.points.copy(), [("tetra", np.array(tet_mesh.cells[0].data, dtype=np.int64))],
+                    point_data={"T": np.arange(5.0)})
+    seen = mio._core._core_view_addresses(mesh._core_parts())
+    assert seen["points"] == mesh.points.ctypes.data
+    assert seen["cells"][0] == mesh.cells[0].data.ctypes.data
+    assert seen["point_data"]["T"] == mesh.point_data["T"].ctypes.data
+
+
+def test_non_contiguous_or_foreign_endian_arrays_are_converted_once():
+    pts = np.asfortranarray(np.random.default_rng(0).random((5, 3)))
+    be = np.arange(5.0).astype(">f8")
+    mesh = mio.Mesh(pts, [("tetra", np.array([[0, 1, 2, 3]], dtype=np.int32))], point_data={"T": be})
+    seen = mio._core._core_view_addresses(mesh._core_parts())
+    assert seen["points"] != pts.ctypes.data
+    assert seen["point_data"]["T"] != be.ctypes.data
+    assert seen["cells"][0] == mesh.cells[0].data.ctypes.data  # int32 stays int32, no copy
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda m: m.cells.__setitem__(0, mio.CellBlock("tetra", np.array([[0, 1, 2, 9]]))), r"cells\[0\] \(tetra\): index 9"),
+        (lambda m: m.cells.__setitem__(0, mio.CellBlock("tetra", np.array([[0, 1, -2, 3]]))), r"index -2"),
+        (lambda m: m.cells.__setitem__(0, mio.CellBlock("tetra", np.array([[0, 1, 2]]))), "expected 4 nodes per cell, found 3"),
+        (lambda m: m.point_data.__setitem__("T", np.zeros(3)), r"point_data\['T'\]: expected 5 rows, found 3"),
+        (lambda m: m.point_data.__setitem__("S", np.array(["a"] * 5)), r"point_data\['S'\]: dtype <U1"),
+        (lambda m: setattr(m, "points", np.zeros((5, 4))), "points: expected 2 or 3 coordinates"),
+    ],
+)
+def test_bad_meshes_raise_value_error_naming_the_array(change, message):
+    m = mio.Mesh(tet_mesh.points.copy(), [("tetra", [[0, 1, 2, 4]])])
+    change(m)
+    with pytest.raises(ValueError, match=message):
+        mio._core.validate(m._core_parts())
