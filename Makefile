@@ -18,7 +18,7 @@ build: setup
 	  -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 	MESHIOPP_BUILD_DIR=$(abspath $(BUILD)) MESHIOPP_JOBS=$(JOBS) \
-	  $(PY) -m pip install --no-build-isolation --no-deps --no-index -q .
+	  $(PY) -m pip install --no-build-isolation --no-deps --no-index -q -e .
 
 test-cpp: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
