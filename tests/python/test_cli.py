@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import meshioplusplus as mio
@@ -67,16 +66,3 @@ def test_errors_exit_nonzero_with_one_line(tmp_path, cmd):
     assert r.returncode == 1
     r = run(cmd)
     assert r.returncode == 2
-
-
-def test_python_cli_sets_to_int_data(tmp_path):
-    if not any(n == "vtu" for n, _ in RW_FORMATS):
-        pytest.fail("vtu must be registered")
-    mesh = mio.Mesh(tet_mesh.points, [("tetra", [[0, 1, 2, 4], [0, 2, 3, 4]])], cell_sets={"a": [np.array([0])], "b": [np.array([1])]})
-    src = tmp_path / "in.vtu"
-    mio.write(src, mesh)
-    # vtu carries no sets; write the sets as data with -s through a mesh we build ourselves
-    dst = tmp_path / "out.vtu"
-    r = run([sys.executable, "-m", "meshioplusplus"], "convert", src, dst, "-s")
-    assert r.returncode == 0, r.stderr
-    assert mio.read(dst).points.shape == (5, 3)
