@@ -137,19 +137,12 @@ Mesh dict_to_mesh(const py::dict& parts, std::vector<py::object>& keep) {
 PYBIND11_MODULE(_core, m) {
   m.doc() = "meshio++ C++ core (readers, writers, zero-copy numpy hand-off)";
 
-  py::exception<ReadError>(m, "ReadError", PyExc_Exception);
-  py::exception<WriteError>(m, "WriteError", PyExc_Exception);
+  py::register_exception<ReadError>(m, "ReadError", PyExc_Exception);
+  py::register_exception<WriteError>(m, "WriteError", PyExc_Exception);
   py::register_exception_translator([](std::exception_ptr p) {
-    auto raise = [](const char* type, const char* what) {
-      PyErr_SetString(py::module_::import("meshioplusplus._core").attr(type).ptr(), what);
-    };
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const ReadError& e) {
-      raise("ReadError", e.what());
-    } catch (const WriteError& e) {
-      raise("WriteError", e.what());
-    } catch (const std::length_error& e) {
+    } catch (const std::length_error& e) {  // a size that overflows: a bad argument
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const std::bad_alloc&) {
       const std::string why = meshioplusplus::python::take_allocator_error();
