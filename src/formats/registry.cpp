@@ -2,10 +2,16 @@
 // `Format <name>_format()` from its own header.
 #include "meshioplusplus/format.hpp"
 
+#include "formats/gmsh/gmsh.hpp"
+
+#include "formats/vtu/vtu.hpp"
+
 namespace meshioplusplus {
 
 const std::vector<Format>& formats() {
   static const std::vector<Format> all = {
+      gmsh_format(),
+      vtu_format(),
   };
   return all;
 }

@@ -1,0 +1,51 @@
+// meshio++ core codec: base64 (RFC 4648, standard alphabet, '=' padding), encoding and a
+// streaming decoder.
+//
+// VTK's XML writer encodes the header of a compressed array and its data as two separate
+// padded base64 streams written back to back, while meshio encodes header and data as one
+// stream; Base64Reader decodes either, because it restarts after every padded quad.
+// Safe for untrusted input: every read is bounded by the end of the text, each loop step
+// consumes at least one character, and errors report the offending character.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace meshioplusplus::codec {
+
+// Characters needed to encode `nbytes` bytes (with padding).
+constexpr std::size_t base64_encoded_size(std::size_t nbytes) { return (nbytes + 2) / 3 * 4; }
+
+// Writes base64_encoded_size(nbytes) characters at `out`.
+void base64_encode(const void* data, std::size_t nbytes, char* out);
+// Appends the encoding of `data` to `out`.
+void base64_append(std::string& out, const void* data, std::size_t nbytes);
+
+class Base64Reader {
+ public:
+  Base64Reader(const char* begin, const char* end) : p_(begin), end_(end) {}
+
+  // Decodes exactly `nbytes` bytes into `out`. Returns false on an invalid character, a
+  // misplaced '=' or the end of the text; error_at() and error() then say where and why.
+  bool read(void* out, std::size_t nbytes);
+  // An upper bound of the bytes left to decode (to validate a declared size up front).
+  std::size_t max_remaining() const { return static_cast<std::size_t>(end_ - p_) / 4 * 3 + (npending_ - ipending_) + 3; }
+  // Skips whitespace, then reports whether only the end of text is left.
+  bool at_end();
+  const char* position() const { return p_; }
+  const char* error_at() const { return error_at_; }
+  const char* error() const { return error_; }
+
+ private:
+  bool decode_quad_slow();  // one quad with whitespace / padding into pending_
+
+  const char* p_;
+  const char* end_;
+  unsigned char pending_[3] = {0, 0, 0};
+  unsigned npending_ = 0, ipending_ = 0;
+  const char* error_at_ = nullptr;
+  const char* error_ = "";
+};
+
+}  // namespace meshioplusplus::codec

@@ -1,0 +1,56 @@
+// meshio++ core codec: a minimal parallel loop on std::thread (no pool, no dependency).
+//
+// parallel_for(n, threads, f) calls f(i) for every i in [0, n), on up to `threads` threads
+// (0 = std::thread::hardware_concurrency()), each taking the next index from an atomic
+// counter. Work items write to disjoint outputs, so results never depend on the thread
+// count. The first exception thrown by any f is rethrown on the calling thread.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace meshioplusplus::codec {
+
+inline unsigned resolve_threads(long long requested) {
+  if (requested > 0) return static_cast<unsigned>(std::min<long long>(requested, 256));
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
+}
+
+template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {
+  const std::size_t workers = std::min<std::size_t>(threads == 0 ? 1 : threads, n);
+  if (workers <= 1) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= n) return;
+      try {
+        f(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next.store(n, std::memory_order_relaxed);
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(workers - 1);
+  for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace meshioplusplus::codec

@@ -1,0 +1,92 @@
+// meshio++ core codec: zlib blocks (see zlib.hpp).
+#include "core/codec/zlib.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/codec/parallel.hpp"
+
+#if MESHIOPP_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace meshioplusplus::codec {
+
+#if MESHIOPP_HAVE_ZLIB
+
+bool zlib_available() { return true; }
+
+std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  // One inflate() call over the whole block: the output size is known exactly, so there
+  // is no intermediate buffer and nothing is written past dst + dst_nbytes.
+  z_stream zs{};
+  if (inflateInit(&zs) != Z_OK) return "zlib inflateInit failed";
+  std::string err;
+  const auto* in = static_cast<const Bytef*>(src);
+  auto* out = static_cast<Bytef*>(dst);
+  std::size_t in_left = src_nbytes, out_left = dst_nbytes;
+  int rc = Z_OK;
+  for (;;) {
+    const uInt in_chunk = static_cast<uInt>(std::min<std::size_t>(in_left, 1u << 30));
+    const uInt out_chunk = static_cast<uInt>(std::min<std::size_t>(out_left, 1u << 30));
+    zs.next_in = const_cast<Bytef*>(in);
+    zs.avail_in = in_chunk;
+    zs.next_out = out;
+    zs.avail_out = out_chunk;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    const std::size_t used_in = in_chunk - zs.avail_in, made = out_chunk - zs.avail_out;
+    in += used_in, in_left -= used_in, out += made, out_left -= made;
+    if (rc == Z_STREAM_END) break;
+    if (rc == Z_OK && (used_in > 0 || made > 0)) continue;
+    if (rc == Z_BUF_ERROR || rc == Z_OK) {
+      err = out_left == 0 ? "the block decompresses to more than the " + std::to_string(dst_nbytes) + " bytes the header declares"
+                          : "the compressed block ends early";
+    } else {
+      err = std::string("zlib: ") + (zs.msg ? zs.msg : "corrupt data");
+    }
+    break;
+  }
+  inflateEnd(&zs);
+  if (err.empty() && out_left != 0)
+    err = "the block decompresses to " + std::to_string(dst_nbytes - out_left) + " bytes, the header declares " +
+          std::to_string(dst_nbytes);
+  return err;
+}
+
+std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level) {
+  uLongf bound = compressBound(static_cast<uLong>(nbytes));
+  std::vector<unsigned char> out(bound);
+  const int rc = compress2(out.data(), &bound, static_cast<const Bytef*>(data), static_cast<uLong>(nbytes), level);
+  if (rc != Z_OK) throw std::runtime_error("zlib compress2 failed (" + std::to_string(rc) + ")");
+  out.resize(bound);
+  return out;
+}
+
+#else
+
+bool zlib_available() { return false; }
+
+std::string zlib_inflate(const void*, std::size_t, void*, std::size_t) {
+  throw std::runtime_error("meshio++ was built without zlib");
+}
+
+std::vector<unsigned char> zlib_compress(const void*, std::size_t, int) {
+  throw std::runtime_error("meshio++ was built without zlib");
+}
+
+#endif
+
+std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
+                                                             std::size_t block_size, int level, unsigned threads) {
+  if (block_size == 0) throw std::invalid_argument("zlib_compress_blocks: block_size is 0");
+  const std::size_t nblocks = (nbytes + block_size - 1) / block_size;
+  std::vector<std::vector<unsigned char>> blocks(nblocks);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  parallel_for(nblocks, threads, [&](std::size_t k) {
+    const std::size_t begin = k * block_size;
+    blocks[k] = zlib_compress(bytes + begin, std::min(block_size, nbytes - begin), level);
+  });
+  return blocks;
+}
+
+}  // namespace meshioplusplus::codec

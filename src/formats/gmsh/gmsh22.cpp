@@ -1,0 +1,332 @@
+// meshio++ formats, Gmsh MSH 2.2 (legacy): reader and writer, ASCII and binary.
+// Spec: https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format-version-2-_0028Legacy_0029
+//
+//   $Nodes     number-of-nodes, then node-number x y z per node
+//              (binary: int32 node-number + 3 doubles)
+//   $Elements  number-of-elements, then per element
+//              elm-number elm-type number-of-tags tag... node-number...
+//              (binary: groups of a header {elm-type, num-elm-follow, num-tags} and
+//              num-elm-follow rows of int32 {elm-number, tag..., node-number...})
+//   $Periodic  ASCII in both modes: count; dim slave master; [Affine v...]; count; pairs
+// meshio groups consecutive elements of one type into one block; so do we. The first tag
+// is the physical group, the second the elementary entity ("A zero tag is equivalent to
+// no tag").
+#include <algorithm>
+#include <cstring>
+
+#include "formats/gmsh/gmsh_common.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::gmsh {
+
+namespace {
+
+void read_nodes(ReadState& st) {
+  Input& in = st.in;
+  if (st.nodes.built()) in.fail("a second $Nodes section");
+  const auto count = in.ascii<std::uint64_t>("number of nodes");
+  if (in.binary) in.cur.line();  // the rest of the count's line
+  in.need(count, in.binary ? 28 : 8, "nodes");
+  const auto n = static_cast<std::size_t>(count);
+  st.points = NDArray::uninit(DType::float64, {n, 3});
+  st.node_tags.resize(n);
+  double* xyz = st.points.data<double>();
+  if (in.binary) {
+    const char* p = in.take(28 * n, "nodes");
+    for (std::size_t i = 0; i < n; ++i, p += 28) {
+      const auto tag = io::load<std::int32_t>(p, in.little);
+      if (tag < 0) in.cur.fail_at("node tag " + std::to_string(tag) + " is negative", p);
+      st.node_tags[i] = static_cast<std::uint64_t>(tag);
+      for (int c = 0; c < 3; ++c) xyz[3 * i + static_cast<std::size_t>(c)] = io::load<double>(p + 4 + 8 * c, in.little);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      st.node_tags[i] = in.cur.number<std::uint64_t>("node tag");
+      xyz[3 * i] = in.cur.number<double>("x coordinate");
+      xyz[3 * i + 1] = in.cur.number<double>("y coordinate");
+      xyz[3 * i + 2] = in.cur.number<double>("z coordinate");
+    }
+  }
+  st.nodes.build(st.node_tags, in);
+  in.end_section("Nodes");
+}
+
+struct Run {
+  const ElementType* type;
+  std::size_t count;
+};
+
+// Adds `count` elements of `t` to the runs (consecutive equal types share one block).
+void add_run(std::vector<Run>& runs, const ElementType* t, std::size_t count) {
+  if (!runs.empty() && runs.back().type == t) runs.back().count += count;
+  else runs.push_back({t, count});
+}
+
+void alloc_blocks(ReadState& st, const std::vector<Run>& runs) {
+  for (const Run& r : runs) {
+    st.blocks.push_back(CellBlock::rectangular(std::string(r.type->name),
+                                               NDArray::uninit(DType::int64, {r.count, static_cast<std::size_t>(r.type->num_nodes)})));
+    st.physical.push_back(NDArray::zeros(DType::int32, {r.count}));
+    st.geometrical.push_back(NDArray::zeros(DType::int32, {r.count}));
+  }
+}
+
+void read_elements(ReadState& st) {
+  Input& in = st.in;
+  st.require_nodes("Elements");
+  if (st.have_elements) in.fail("a second $Elements section");
+  const auto count = in.ascii<std::uint64_t>("number of elements");
+  if (in.binary) in.cur.line();
+  in.need(count, in.binary ? 12 : 8, "elements");
+  const std::size_t start = in.cur.offset();
+  std::vector<Run> runs;
+  bool any_phys = false, any_geom = false;
+
+  if (!in.binary) {
+    // Pass 1: the run structure, so each block is allocated once at its final size.
+    for (std::uint64_t e = 0; e < count; ++e) {
+      in.cur.number<std::uint64_t>("element number");
+      in.cur.skip_space();
+      const char* at = in.cur.ptr();
+      const int type_id = in.cur.number<int>("element type");
+      const ElementType* t = element_type(type_id);
+      if (!t) in.cur.fail_at("unknown element type " + std::to_string(type_id), at);
+      at = in.cur.ptr();
+      const int ntags = in.cur.number<int>("number of tags");
+      if (ntags < 0 || ntags > 1000) in.cur.fail_at("number of tags 0..1000, found " + std::to_string(ntags), at);
+      for (int i = 0; i < ntags + t->num_nodes; ++i)
+        if (in.cur.token().empty()) in.fail_expected("element tags and nodes");
+      add_run(runs, t, 1);
+    }
+    in.cur.seek(start);
+    alloc_blocks(st, runs);
+    for (std::size_t b = 0; b < runs.size(); ++b) {
+      const ElementType& t = *runs[b].type;
+      const auto k = static_cast<std::size_t>(t.num_nodes);
+      std::int64_t* conn = st.blocks[b].connectivity.data<std::int64_t>();
+      std::int32_t* phys = st.physical[b].data<std::int32_t>();
+      std::int32_t* geom = st.geometrical[b].data<std::int32_t>();
+      for (std::size_t e = 0; e < runs[b].count; ++e) {
+        st.element_tags.push(in.cur.number<std::uint64_t>("element number"));
+        in.cur.number<int>("element type");
+        const int ntags = in.cur.number<int>("number of tags");
+        for (int i = 0; i < ntags; ++i) {
+          const auto v = in.cur.number<std::int32_t>("element tag");
+          if (i == 0) { phys[e] = v; any_phys = true; }
+          if (i == 1) { geom[e] = v; any_geom = true; }
+        }
+        std::int64_t* row = conn + e * k;
+        for (std::size_t i = 0; i < k; ++i) {
+          in.cur.skip_space();
+          const char* at = in.cur.ptr();
+          row[t.to_ours(static_cast<int>(i))] = st.node_index(in.cur.number<std::uint64_t>("node number"), at);
+        }
+      }
+    }
+  } else {
+    // Pass 1: walk the group headers.
+    std::uint64_t seen = 0;
+    while (seen < count) {
+      const char* at = in.cur.ptr();
+      const auto type_id = in.load<std::int32_t>("element group header");
+      const auto follow = in.load<std::int32_t>("element group header");
+      const auto ntags = in.load<std::int32_t>("element group header");
+      const ElementType* t = element_type(type_id);
+      if (!t) in.cur.fail_at("unknown element type " + std::to_string(type_id), at);
+      if (follow < 0 || static_cast<std::uint64_t>(follow) > count - seen || ntags < 0 || ntags > 1000)
+        in.cur.fail_at("element group of " + std::to_string(follow) + " elements with " + std::to_string(ntags) +
+                           " tags does not fit the " + std::to_string(count) + " elements declared",
+                       at);
+      const std::size_t row = 4 * (1 + static_cast<std::size_t>(ntags) + static_cast<std::size_t>(t->num_nodes));
+      in.need(static_cast<std::uint64_t>(follow), row, "elements");
+      in.take(row * static_cast<std::size_t>(follow), "elements");
+      add_run(runs, t, static_cast<std::size_t>(follow));
+      seen += static_cast<std::uint64_t>(follow);
+    }
+    in.cur.seek(start);
+    alloc_blocks(st, runs);
+    std::size_t b = 0, filled = 0;
+    while (b < runs.size()) {
+      const auto type_id = in.load<std::int32_t>("element group header");
+      const auto follow = static_cast<std::size_t>(in.load<std::int32_t>("element group header"));
+      const auto ntags = static_cast<std::size_t>(in.load<std::int32_t>("element group header"));
+      const ElementType& t = *element_type(type_id);
+      const auto k = static_cast<std::size_t>(t.num_nodes);
+      const char* p = in.take(4 * (1 + ntags + k) * follow, "elements");
+      std::int64_t* conn = st.blocks[b].connectivity.data<std::int64_t>();
+      std::int32_t* phys = st.physical[b].data<std::int32_t>();
+      std::int32_t* geom = st.geometrical[b].data<std::int32_t>();
+      any_phys = any_phys || ntags > 0;
+      any_geom = any_geom || ntags > 1;
+      for (std::size_t e = filled; e < filled + follow; ++e) {
+        st.element_tags.push(static_cast<std::uint32_t>(io::load<std::int32_t>(p, in.little)));
+        p += 4;
+        for (std::size_t i = 0; i < ntags; ++i, p += 4) {
+          if (i == 0) phys[e] = io::load<std::int32_t>(p, in.little);
+          if (i == 1) geom[e] = io::load<std::int32_t>(p, in.little);
+        }
+        std::int64_t* row = conn + e * k;
+        for (std::size_t i = 0; i < k; ++i, p += 4) {
+          const auto tag = io::load<std::int32_t>(p, in.little);
+          row[t.to_ours(static_cast<int>(i))] = st.node_index(static_cast<std::uint32_t>(tag), p);
+        }
+      }
+      filled += follow;
+      if (filled == runs[b].count) { ++b; filled = 0; }
+    }
+  }
+  // meshio keeps gmsh:physical / gmsh:geometrical only when the file has those tags.
+  if (!any_phys) for (auto& a : st.physical) a = NDArray();
+  if (!any_geom) for (auto& a : st.geometrical) a = NDArray();
+  st.have_elements = true;
+  in.end_section("Elements");
+}
+
+void read_periodic(ReadState& st) {
+  Input& in = st.in;
+  st.require_nodes("Periodic");
+  auto& cur = in.cur;  // ASCII in binary files too
+  const auto nlinks = cur.number<std::uint64_t>("number of periodic links");
+  in.need(nlinks, 8, "periodic links");
+  for (std::uint64_t l = 0; l < nlinks; ++l) {
+    PeriodicLink link;
+    link.dim = cur.number<int>("entity dimension");
+    link.tag = cur.number<int>("entity tag");
+    link.master_tag = cur.number<int>("master entity tag");
+    cur.skip_space();
+    if (cur.rest().substr(0, 6) == "Affine") {
+      cur.token();
+      cur.skip_blank();
+      while (!cur.at_end() && *cur.ptr() != '\n') {
+        link.affine.push_back(cur.number<double>("affine value"));
+        cur.skip_blank();
+      }
+    }
+    const auto npairs = cur.number<std::uint64_t>("number of corresponding nodes");
+    in.need(npairs, 4, "corresponding nodes");
+    link.node_pairs = NDArray::uninit(DType::int64, {static_cast<std::size_t>(npairs), 2});
+    std::int64_t* o = link.node_pairs.data<std::int64_t>();
+    for (std::uint64_t i = 0; i < 2 * npairs; ++i) {
+      cur.skip_space();
+      const char* at = cur.ptr();
+      o[i] = st.node_index(cur.number<std::uint64_t>("node number"), at);
+    }
+    st.periodic.push_back(std::move(link));
+  }
+  in.end_section("Periodic");
+}
+
+}  // namespace
+
+Mesh read22(ReadState& st) {
+  Input& in = st.in;
+  st.version2 = true;
+  for (;;) {
+    in.cur.skip_space();
+    if (in.cur.at_end()) break;
+    const char* at = in.cur.ptr();
+    std::string_view l = io::TextCursor::trim(in.cur.line());
+    if (l.size() < 2 || l.front() != '$' || l.substr(0, 4) == "$End") in.cur.fail_expected("a section header such as $Nodes", at);
+    const std::string name(l.substr(1));
+    if (name == "PhysicalNames") st.read_physical_names();
+    else if (name == "Nodes") read_nodes(st);
+    else if (name == "Elements") read_elements(st);
+    else if (name == "Periodic") read_periodic(st);
+    else if (name == "NodeData" || name == "ElementData" || name == "ElementNodeData") st.read_data(name);
+    else in.skip_section(name);
+  }
+  return st.finish();
+}
+
+// ---------------------------------------------------------------------------------------
+// Writer
+
+void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt) {
+  const WritePlan plan = plan_write(mesh, false);
+  if (mesh.num_points() >= 0x7fffffffu || mesh.num_cells() >= 0x7fffffffu)
+    throw WriteError(error_message(kFormat, path, {}, "MSH 2.2 numbers nodes and elements with 32-bit integers; use fmt_version=4.1"));
+  Out out(path, opt);
+  write_header(out, "2.2");
+  write_physical_names(out, plan);
+
+  const std::size_t n = mesh.num_points(), pdim = mesh.points.dim(1);
+  out.w.str("$Nodes\n").integer(n).ch('\n');
+  visit_dtype(mesh.points.dtype(), [&](auto tv) {
+    using T = decltype(tv);
+    const T* p = static_cast<const T*>(mesh.points.raw());
+    for (std::size_t i = 0; i < n; ++i) {
+      const T* r = p + i * pdim;
+      const double x[3] = {static_cast<double>(r[0]), static_cast<double>(r[1]), pdim > 2 ? static_cast<double>(r[2]) : 0.0};
+      if (out.binary) {
+        out.put<std::int32_t>(static_cast<std::int32_t>(i + 1));
+        out.bytes(x, 24);
+      } else {
+        out.w.integer(i + 1).ch(' ').real(x[0], out.ff).ch(' ').real(x[1], out.ff).ch(' ').real(x[2], out.ff).ch('\n');
+      }
+    }
+  });
+  if (out.binary) out.w.ch('\n');
+  out.w.str("$EndNodes\n");
+
+  out.w.str("$Elements\n").integer(mesh.num_cells()).ch('\n');
+  std::int64_t number = 1;
+  for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
+    const BlockPlan& bp = plan.blocks[b];
+    const ElementType& t = *bp.type;
+    const auto k = static_cast<std::size_t>(t.num_nodes);
+    const std::size_t m = mesh.cells[b].size();
+    if (out.binary && m > 0) {
+      out.put<std::int32_t>(t.id);
+      out.put<std::int32_t>(static_cast<std::int32_t>(m));
+      out.put<std::int32_t>(2);
+    }
+    const NDArray& conn = mesh.cells[b].connectivity;
+    visit_dtype(conn.dtype(), [&](auto tv) {
+      using T = decltype(tv);
+      if constexpr (std::is_floating_point_v<T>) return;
+      else {
+        const T* c = static_cast<const T*>(conn.raw());
+        std::int32_t row[3 + 1000];
+        for (std::size_t e = 0; e < m; ++e) {
+          const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
+          // One physical tag per element in MSH 2.2: the entity's first group.
+          row[0] = static_cast<std::int32_t>(number++);
+          row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
+          row[2] = ent.tag;
+          const T* r = c + e * k;
+          for (std::size_t i = 0; i < k; ++i) row[3 + i] = static_cast<std::int32_t>(r[t.to_ours(static_cast<int>(i))] + 1);
+          if (out.binary) {
+            out.bytes(row, 4 * (3 + k));
+          } else {
+            out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
+            for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
+            out.w.ch('\n');
+          }
+        }
+      }
+    });
+  }
+  if (out.binary) out.w.ch('\n');
+  out.w.str("$EndElements\n");
+
+  if (!mesh.gmsh_periodic.empty()) {
+    out.w.str("$Periodic\n").integer(mesh.gmsh_periodic.size()).ch('\n');
+    for (const PeriodicLink& l : mesh.gmsh_periodic) {
+      out.w.integer(l.dim).ch(' ').integer(l.tag).ch(' ').integer(l.master_tag).ch('\n');
+      if (!l.affine.empty()) {
+        out.w.str("Affine");
+        for (double a : l.affine) out.w.ch(' ').real(a, io::FloatFormat{});
+        out.w.ch('\n');
+      }
+      const std::size_t npairs = l.node_pairs.size() / 2;
+      out.w.integer(npairs).ch('\n');
+      for (std::size_t i = 0; i < npairs; ++i)
+        out.w.integer(l.node_pairs.value_as_int64(2 * i) + 1).ch(' ').integer(l.node_pairs.value_as_int64(2 * i + 1) + 1).ch('\n');
+    }
+    out.w.str("$EndPeriodic\n");
+  }
+  write_data_sections(out, mesh);
+  out.commit();
+}
+
+}  // namespace meshioplusplus::gmsh

@@ -1,0 +1,253 @@
+// meshio++ formats: VTK flat cell arrays <-> cell blocks (see cell_blocks.hpp).
+#include "formats/vtk_common/cell_blocks.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "formats/vtk_common/vtk_cells.hpp"
+#include "meshioplusplus/cell_types.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::vtk {
+
+namespace {
+
+std::string cell_label(std::size_t i) { return "cell " + std::to_string(i); }
+
+}  // namespace
+
+BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const FailFn& fail) {
+  BlocksOut out;
+  const std::size_t n = cells.types.size();
+  const std::int64_t* off = cells.offsets.data<const std::int64_t>();
+  const std::int64_t* conn = cells.connectivity.data<const std::int64_t>();
+  const std::uint8_t* types = cells.types.data<const std::uint8_t>();
+  const auto nconn = static_cast<std::int64_t>(cells.connectivity.size());
+  const auto npts = static_cast<std::int64_t>(num_points);
+  if (cells.offsets.size() != n + 1) fail("expected " + std::to_string(n + 1) + " offsets, found " + std::to_string(cells.offsets.size()));
+  if (off[0] != 0) fail("the first cell starts at " + std::to_string(off[0]) + ", expected 0");
+  for (std::size_t i = 0; i < n; ++i)
+    if (off[i + 1] < off[i] || off[i + 1] > nconn)
+      fail(cell_label(i) + ": offset " + std::to_string(off[i + 1]) + " is outside [" + std::to_string(off[i]) + ", " +
+           std::to_string(nconn) + "] (decreasing or past the connectivity)");
+
+  auto check_node = [&](std::int64_t v, std::size_t cell) {
+    if (v < 0 || v >= npts)
+      fail(cell_label(cell) + ": node " + std::to_string(v) + " is outside [0, " + std::to_string(npts) + ")");
+  };
+
+  std::size_t s = 0;
+  while (s < n) {
+    const std::uint8_t t = types[s];
+    const VtkReadType& rt = vtk_read_type(t);
+    if (rt.name.empty()) fail(cell_label(s) + ": " + vtk_type_label(t) + " cannot be read (meshio++ has no such cell type)");
+    const std::int64_t k0 = off[s + 1] - off[s];
+    // The run: same type (and, for Lagrange cells, same node count).
+    std::size_t e = s + 1;
+    while (e < n && types[e] == t && (!rt.lagrange || off[e + 1] - off[e] == k0)) ++e;
+    const std::size_t m = e - s;
+    out.starts.push_back(s);
+
+    if (t == kPolyhedron) {
+      if (!cells.stream || !cells.face_range) fail(cell_label(s) + ": a polyhedron without faces");
+      // Pass 1: validate every stream, count faces and indices.
+      std::size_t total_faces = 0, total_idx = 0;
+      for (std::size_t i = s; i < e; ++i) {
+        auto [b, f] = cells.face_range(i);
+        if (b < 0 || f < b || static_cast<std::size_t>(f) > cells.stream_size)
+          fail(cell_label(i) + ": polyhedron face stream [" + std::to_string(b) + ", " + std::to_string(f) +
+               ") is outside the " + std::to_string(cells.stream_size) + " face values");
+        const std::int64_t* q = cells.stream + b;
+        const std::int64_t* qe = cells.stream + f;
+        if (q == qe) fail(cell_label(i) + ": empty polyhedron face stream");
+        const std::int64_t nf = *q++;
+        if (nf < 0 || nf > qe - q) fail(cell_label(i) + ": polyhedron declares " + std::to_string(nf) + " faces");
+        for (std::int64_t j = 0; j < nf; ++j) {
+          if (q == qe) fail(cell_label(i) + ": polyhedron face stream ends inside face " + std::to_string(j));
+          const std::int64_t np = *q++;
+          if (np < 0 || np > qe - q)
+            fail(cell_label(i) + ": polyhedron face " + std::to_string(j) + " declares " + std::to_string(np) + " nodes");
+          for (std::int64_t r = 0; r < np; ++r) check_node(q[r], i);
+          q += np;
+          total_idx += static_cast<std::size_t>(np);
+        }
+        total_faces += static_cast<std::size_t>(nf);
+      }
+      NDArray offsets = NDArray::uninit(DType::int64, {m + 1});
+      NDArray face_offsets = NDArray::uninit(DType::int64, {total_faces + 1});
+      NDArray indices = NDArray::uninit(DType::int64, {total_idx});
+      auto* po = offsets.data<std::int64_t>();
+      auto* pf = face_offsets.data<std::int64_t>();
+      auto* pi = indices.data<std::int64_t>();
+      std::int64_t nfaces_so_far = 0, nidx = 0;
+      po[0] = 0;
+      pf[0] = 0;
+      for (std::size_t i = s; i < e; ++i) {
+        const std::int64_t* q = cells.stream + cells.face_range(i).first;
+        const std::int64_t nf = *q++;
+        for (std::int64_t j = 0; j < nf; ++j) {
+          const std::int64_t np = *q++;
+          std::memcpy(pi + nidx, q, static_cast<std::size_t>(np) * sizeof(std::int64_t));
+          q += np;
+          nidx += np;
+          pf[++nfaces_so_far] = nidx;
+        }
+        po[i - s + 1] = nfaces_so_far;
+      }
+      out.blocks.push_back(CellBlock::polyhedra(std::move(offsets), std::move(face_offsets), std::move(indices)));
+      s = e;
+      continue;
+    }
+
+    std::string name = rt.name;
+    std::vector<int> order = rt.order;
+    std::int64_t k = rt.num_nodes;
+    bool uniform = true;
+    if (rt.lagrange) {
+      const VtkReadType lt = lagrange_type(t, k0);
+      if (lt.name.empty())
+        fail(cell_label(s) + ": " + vtk_type_label(t) + " with " + std::to_string(k0) + " nodes has no meshio++ cell type");
+      name = lt.name;
+      order = lt.order;
+      k = k0;
+    } else if (k < 0) {  // polygon
+      k = k0;
+      for (std::size_t i = s; i < e && uniform; ++i) uniform = off[i + 1] - off[i] == k0;
+    }
+    for (std::size_t i = s; i < e && k >= 0 && uniform; ++i)
+      if (off[i + 1] - off[i] != k)
+        fail(cell_label(i) + ": " + vtk_type_label(t) + " has " + std::to_string(off[i + 1] - off[i]) + " nodes, expected " +
+             std::to_string(k));
+    const std::int64_t first = off[s], last = off[e];
+    for (std::int64_t j = first; j < last; ++j) {
+      const std::int64_t v = conn[j];
+      if (v < 0 || v >= npts) {
+        const std::size_t cell = static_cast<std::size_t>(std::upper_bound(off + s, off + e + 1, j) - off - 1);
+        check_node(v, cell);
+      }
+    }
+    if (!uniform) {  // ragged polygons
+      NDArray offsets = NDArray::uninit(DType::int64, {m + 1});
+      auto* po = offsets.data<std::int64_t>();
+      for (std::size_t i = 0; i <= m; ++i) po[i] = off[s + i] - first;
+      NDArray indices = NDArray::uninit(DType::int64, {static_cast<std::size_t>(last - first)});
+      std::memcpy(indices.raw(), conn + first, static_cast<std::size_t>(last - first) * sizeof(std::int64_t));
+      out.blocks.push_back(CellBlock::polygons(std::move(offsets), std::move(indices)));
+    } else if (order.empty() && m == n && first == 0 && last == nconn) {
+      // The whole connectivity is this one block in file order: reuse it, no copy.
+      out.blocks.push_back(CellBlock::rectangular(name, cells.connectivity.reshaped({m, static_cast<std::size_t>(k)})));
+    } else {
+      NDArray block = NDArray::uninit(DType::int64, {m, static_cast<std::size_t>(k)});
+      auto* dst = block.data<std::int64_t>();
+      if (order.empty()) {
+        std::memcpy(dst, conn + first, static_cast<std::size_t>(last - first) * sizeof(std::int64_t));
+      } else {
+        const auto kk = static_cast<std::size_t>(k);
+        for (std::size_t i = 0; i < m; ++i)
+          for (std::size_t j = 0; j < kk; ++j) dst[i * kk + j] = conn[first + static_cast<std::int64_t>(i * kk) + order[j]];
+      }
+      out.blocks.push_back(CellBlock::rectangular(name, std::move(block)));
+    }
+    s = e;
+  }
+  out.starts.push_back(n);
+  return out;
+}
+
+std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>& starts) {
+  std::vector<NDArray> out;
+  const std::size_t nb = starts.empty() ? 0 : starts.size() - 1;
+  if (nb == 1) {
+    out.push_back(a);
+    return out;
+  }
+  const std::size_t row_bytes = a.row_size() * dtype_size(a.dtype());
+  for (std::size_t b = 0; b < nb; ++b) {
+    NDArray::Shape shape = a.shape();
+    shape[0] = starts[b + 1] - starts[b];
+    NDArray part = NDArray::uninit(a.dtype(), shape);
+    if (part.nbytes())
+      std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + starts[b] * row_bytes, part.nbytes());
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format) {
+  FlatOut out;
+  std::size_t ncells = 0, nconn = 0;
+  for (const auto& b : blocks) {
+    ncells += b.size();
+    if (b.type.rfind("polyhedron", 0) == 0) {
+      if (!b.ragged) throw WriteError(std::string(format) + ": a polyhedron block must be ragged (faces), found a rectangular one");
+      out.has_polyhedra = true;
+    }
+    nconn += b.ragged ? b.indices.size() : b.connectivity.size();
+  }
+  out.offsets.resize(ncells + 1);
+  out.types.resize(ncells);
+  out.offsets[0] = 0;
+  if (out.has_polyhedra && !legacy_faces) out.face_ends.assign(ncells, -1);
+  std::vector<std::int64_t> conn;
+  conn.reserve(nconn);
+  std::size_t cell = 0;
+  for (const auto& b : blocks) {
+    const VtkWriteType wt = vtk_type_for(b.type);
+    if (wt.id < 0) throw WriteError(std::string(format) + ": VTK has no cell type for '" + b.type + "'");
+    const std::size_t m = b.size();
+    std::fill(out.types.begin() + static_cast<std::ptrdiff_t>(cell), out.types.begin() + static_cast<std::ptrdiff_t>(cell + m),
+              static_cast<std::uint8_t>(wt.id));
+    if (wt.id == kPolyhedron) {
+      const NDArray idx = b.indices.as_dtype(DType::int64);
+      const auto* ix = idx.data<const std::int64_t>();
+      const auto* co = b.offsets.data<const std::int64_t>();
+      const auto* fo = b.face_offsets.data<const std::int64_t>();
+      std::vector<std::int64_t> nodes;
+      for (std::size_t i = 0; i < m; ++i, ++cell) {
+        nodes.assign(ix + fo[co[i]], ix + fo[co[i + 1]]);
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        std::vector<std::int64_t>& stream = legacy_faces ? conn : out.face_stream;
+        stream.push_back(co[i + 1] - co[i]);
+        for (std::int64_t f = co[i]; f < co[i + 1]; ++f) {
+          stream.push_back(fo[f + 1] - fo[f]);
+          stream.insert(stream.end(), ix + fo[f], ix + fo[f + 1]);
+        }
+        if (!legacy_faces) {
+          out.face_ends[cell] = static_cast<std::int64_t>(out.face_stream.size());
+          conn.insert(conn.end(), nodes.begin(), nodes.end());
+        }
+        out.offsets[cell + 1] = static_cast<std::int64_t>(conn.size());
+      }
+      continue;
+    }
+    if (b.ragged) {
+      const NDArray idx = b.indices.as_dtype(DType::int64);
+      const auto* ix = idx.data<const std::int64_t>();
+      const auto* co = b.offsets.data<const std::int64_t>();
+      conn.insert(conn.end(), ix, ix + idx.size());
+      const auto base = static_cast<std::int64_t>(conn.size() - idx.size());
+      for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = base + co[i + 1];
+      continue;
+    }
+    const std::size_t k = b.connectivity.ndim() == 2 ? b.connectivity.dim(1) : 1;
+    const std::size_t base = conn.size();
+    conn.resize(base + m * k);
+    std::int64_t* dst = conn.data() + base;
+    visit_dtype(b.connectivity.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* src = static_cast<const T*>(b.connectivity.raw());
+      if (wt.order.empty()) {
+        for (std::size_t j = 0; j < m * k; ++j) dst[j] = static_cast<std::int64_t>(src[j]);
+      } else {
+        for (std::size_t i = 0; i < m; ++i)
+          for (std::size_t j = 0; j < k; ++j) dst[i * k + j] = static_cast<std::int64_t>(src[i * k + static_cast<std::size_t>(wt.order[j])]);
+      }
+    });
+    for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = static_cast<std::int64_t>(base + (i + 1) * k);
+  }
+  out.connectivity = NDArray::from_vector(conn);
+  return out;
+}
+
+}  // namespace meshioplusplus::vtk

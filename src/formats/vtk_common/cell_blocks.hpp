@@ -1,0 +1,63 @@
+// meshio++ formats: VTK's flat cell arrays <-> meshio++ cell blocks, shared by VTU and
+// legacy VTK (reading and writing), so the cell table and the polyhedron face stream are
+// interpreted in one place.
+//
+// Flat form (VTK's vtkCellArray): cell i has type types[i] and nodes
+// connectivity[offsets[i], offsets[i+1]). A polyhedron also has a face stream
+// (nfaces, n0, ids..., n1, ids..., ...) with global point ids: VTU keeps it in the
+// "faces"/"faceoffsets" arrays, legacy VTK in place of the cell's connectivity.
+//
+// Reading groups consecutive cells of one type into a block (Lagrange cells also by node
+// count); a run of polygons is one block, rectangular when every polygon has the same
+// node count, ragged otherwise; a run of polyhedra is one ragged block. Every count and
+// index is checked (offsets monotonic and within the connectivity, node ids within the
+// points, face streams within their cell) before anything is allocated from it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "meshioplusplus/mesh.hpp"
+
+namespace meshioplusplus::vtk {
+
+struct FlatCells {
+  NDArray offsets;       // (n + 1,) int64, offsets[0] == 0
+  NDArray connectivity;  // (offsets[n],) int64
+  NDArray types;         // (n,) uint8
+  // Polyhedra: the face stream of cell i is stream[begin, end) from face_range(i).
+  const std::int64_t* stream = nullptr;
+  std::size_t stream_size = 0;
+  std::function<std::pair<std::int64_t, std::int64_t>(std::size_t)> face_range;
+};
+
+struct BlocksOut {
+  std::vector<CellBlock> blocks;
+  std::vector<std::size_t> starts;  // first cell of each block, plus the total at the end
+};
+
+// Throws via `fail` (which must not return) on any inconsistency.
+using FailFn = std::function<void(const std::string&)>;
+BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const FailFn& fail);
+
+// Rows [starts[b], starts[b+1]) of `a` for each block (no copy when there is one block).
+std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>& starts);
+
+// Writing: the flat arrays of `blocks` (wedge order etc. applied). `face_stream` receives
+// the polyhedron face streams (global ids) and `face_ends` the end offset of each cell's
+// stream in it (-1 for other cells) when any block is a polyhedron; `legacy_faces` puts
+// the stream in place of the polyhedron's connectivity instead (legacy VTK).
+struct FlatOut {
+  std::vector<std::int64_t> offsets;       // n + 1, leading 0
+  NDArray connectivity;                    // int64, offsets[n]
+  std::vector<std::uint8_t> types;         // n
+  std::vector<std::int64_t> face_stream;   // VTU polyhedra
+  std::vector<std::int64_t> face_ends;     // VTU faceoffsets (n, -1 for non-polyhedra)
+  bool has_polyhedra = false;
+};
+// Throws WriteError naming `format` for a cell type VTK cannot hold.
+FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format);
+
+}  // namespace meshioplusplus::vtk

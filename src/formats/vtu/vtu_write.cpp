@@ -1,0 +1,367 @@
+// meshio++ VTU writer: VTK XML UnstructuredGrid, version 1.0.
+// Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html#xml-file-formats
+//
+// Options (meshio's names first):
+//   binary=true             false -> data_mode "ascii"
+//   compression="zlib"      "zlib" or "None"; lzma / lz4 are reported as unsupported
+//   data_mode               "ascii" | "binary" (inline base64) | "appended" (raw bytes)
+//   header_type="UInt64"    or "UInt32"
+//   compression_level=1     zlib level 0..9 (VTK's own writer uses 5, meshio 6)
+//   threads=0               compression threads (0 = all cores); output never depends on it
+//   float_fmt=""            ASCII floats: meshio's float_fmt ("" = shortest round-trip)
+//
+// Compressed arrays are cut into 32 KiB blocks (VTK's default) that are compressed
+// independently, all arrays' blocks in one parallel loop, so the file is byte-identical
+// whatever the thread count. Byte order is the host's (LittleEndian on x86/ARM).
+#include <cstring>
+
+#include "core/codec/base64.hpp"
+#include "core/codec/parallel.hpp"
+#include "core/codec/zlib.hpp"
+#include "core/io/byteorder.hpp"
+#include "core/io/file.hpp"
+#include "core/io/text_writer.hpp"
+#include "formats/vtk_common/cell_blocks.hpp"
+#include "formats/vtu/vtu_internal.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::vtu {
+
+namespace {
+
+constexpr std::size_t kBlockSize = 32768;
+
+const char* vtu_type_name(DType d) {
+  switch (d) {
+    case DType::int8: return "Int8";
+    case DType::int16: return "Int16";
+    case DType::int32: return "Int32";
+    case DType::int64: return "Int64";
+    case DType::uint8: return "UInt8";
+    case DType::uint16: return "UInt16";
+    case DType::uint32: return "UInt32";
+    case DType::uint64: return "UInt64";
+    case DType::float32: return "Float32";
+    case DType::float64: break;
+  }
+  return "Float64";
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+struct OutArray {
+  std::string attrs;      // type, Name, NumberOfComponents, ...
+  NDArray data;           // contiguous values
+  std::size_t comps = 1;  // values per line in ASCII
+  // Compressed payload: one zlib stream per block.
+  std::vector<std::vector<unsigned char>> blocks;
+  std::size_t first_job = 0;
+};
+
+enum class Mode { ascii, binary, appended };
+
+class Writer {
+ public:
+  Writer(const Mesh& mesh, Mode mode, bool compress, std::size_t header_bytes, int level, unsigned threads,
+         io::FloatFormat ff)
+      : mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff) {}
+
+  void write(const std::string& path) {
+    collect();
+    if (compress_ && mode_ != Mode::ascii) compress_all();
+    io::AtomicFile file(path, "vtu");
+    io::TextWriter w(file);
+    w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"");
+    w.str(io::host_is_little_endian() ? "LittleEndian" : "BigEndian");
+    w.str("\" header_type=\"").str(header_bytes_ == 8 ? "UInt64" : "UInt32").str("\"");
+    if (compress_ && mode_ != Mode::ascii) w.str(" compressor=\"vtkZLibDataCompressor\"");
+    w.str(">\n<!--This file was created by meshio++-->\n<UnstructuredGrid>\n");
+    std::size_t k = 0;
+    auto group = [&](const char* tag, std::size_t count, const char* indent) {
+      if (count == 0) return;
+      w.str(indent).str("<").str(tag).str(">\n");
+      for (std::size_t i = 0; i < count; ++i) write_array(w, arrays_[k++]);
+      w.str(indent).str("</").str(tag).str(">\n");
+    };
+    group("FieldData", n_field_, "");
+    w.str("<Piece NumberOfPoints=\"").integer(mesh_.num_points()).str("\" NumberOfCells=\"").integer(num_cells_).str("\">\n");
+    group("Points", 1, "");
+    group("Cells", n_cells_arrays_, "");
+    group("PointData", n_point_, "");
+    group("CellData", n_cell_, "");
+    w.str("</Piece>\n</UnstructuredGrid>\n");
+    if (mode_ == Mode::appended) {
+      w.str("<AppendedData encoding=\"raw\">\n_");
+      w.flush();
+      for (auto& a : arrays_) write_raw_payload(file, a);
+      w.str("\n</AppendedData>\n");
+    }
+    w.str("</VTKFile>\n");
+    w.flush();
+    file.commit();
+  }
+
+ private:
+  void add(std::string name, NDArray data, const char* extra_attr = nullptr) {
+    OutArray a;
+    const std::size_t comps = data.ndim() >= 2 ? data.row_size() : 1;
+    a.attrs = "type=\"" + std::string(vtu_type_name(data.dtype())) + "\" Name=\"" + xml_escape(name) + "\"";
+    if (data.ndim() >= 2) a.attrs += " NumberOfComponents=\"" + std::to_string(comps) + "\"";
+    if (extra_attr) a.attrs += extra_attr;
+    a.comps = comps;
+    a.data = std::move(data);
+    arrays_.push_back(std::move(a));
+  }
+
+  void collect() {
+    for (const auto& [name, a] : mesh_.field_data) {
+      const std::size_t tuples = a.ndim() == 0 ? 1 : a.dim(0);
+      const std::string extra = " NumberOfTuples=\"" + std::to_string(tuples) + "\"";
+      add(name, a, extra.c_str());
+    }
+    n_field_ = arrays_.size();
+    // Points: VTK wants 3 coordinates.
+    NDArray pts = mesh_.points;
+    if (pts.dim(1) == 2) {
+      NDArray p3 = NDArray::zeros(pts.dtype(), {pts.dim(0), 3});
+      const std::size_t w = dtype_size(pts.dtype());
+      for (std::size_t i = 0; i < pts.dim(0); ++i)
+        std::memcpy(static_cast<char*>(p3.raw()) + 3 * w * i, static_cast<const char*>(pts.raw()) + 2 * w * i, 2 * w);
+      pts = p3;
+    }
+    add("Points", pts.ndim() == 2 ? pts : pts.reshaped({pts.dim(0), 3}));
+    // Cells.
+    vtk::FlatOut flat = vtk::flat_from_blocks(mesh_.cells, false, "vtu");
+    num_cells_ = flat.types.size();
+    const std::size_t before = arrays_.size();
+    add("connectivity", flat.connectivity);
+    std::vector<std::int64_t> ends(flat.offsets.begin() + 1, flat.offsets.end());
+    add("offsets", NDArray::from_vector(ends));
+    add("types", NDArray::from_vector(flat.types));
+    if (flat.has_polyhedra) {
+      add("faces", NDArray::from_vector(flat.face_stream));
+      add("faceoffsets", NDArray::from_vector(flat.face_ends));
+    }
+    n_cells_arrays_ = arrays_.size() - before;
+    for (const auto& [name, a] : mesh_.point_data) add(name, a);
+    n_point_ = arrays_.size() - before - n_cells_arrays_;
+    for (const auto& [name, list] : mesh_.cell_data) add(name, concat_cell_data(name, list));
+    n_cell_ = arrays_.size() - before - n_cells_arrays_ - n_point_;
+  }
+
+  NDArray concat_cell_data(const std::string& name, const std::vector<NDArray>& list) {
+    if (list.size() == 1) return list[0];
+    if (list.empty()) return NDArray::uninit(DType::float64, {0});
+    DType dt = list[0].dtype();
+    bool any_float = false;
+    for (const auto& a : list) any_float = any_float || dtype_is_float(a.dtype());
+    for (const auto& a : list)
+      if (a.dtype() != dt) dt = any_float ? DType::float64 : DType::int64;
+    NDArray::Shape shape = list[0].shape();
+    std::size_t rows = 0;
+    for (const auto& a : list) {
+      if (a.row_size() != list[0].row_size() || a.ndim() != list[0].ndim())
+        throw WriteError("vtu: cell_data['" + name + "']: the blocks' arrays differ in shape");
+      rows += a.dim(0);
+    }
+    shape[0] = rows;
+    NDArray out = NDArray::uninit(dt, shape);
+    std::size_t at = 0;
+    for (const auto& a : list) {
+      const NDArray c = a.as_dtype(dt);
+      std::memcpy(static_cast<char*>(out.raw()) + at, c.raw(), c.nbytes());
+      at += c.nbytes();
+    }
+    return out;
+  }
+
+  void compress_all() {
+    if (!codec::zlib_available()) throw WriteError("vtu: compression='zlib' needs zlib, and meshio++ was built without it");
+    // One job list over every block of every array: one parallel loop for the file.
+    std::vector<std::pair<std::size_t, std::size_t>> jobs;
+    for (std::size_t i = 0; i < arrays_.size(); ++i) {
+      const std::size_t n = arrays_[i].data.nbytes();
+      const std::size_t nb = (n + kBlockSize - 1) / kBlockSize;
+      arrays_[i].blocks.resize(nb);
+      for (std::size_t b = 0; b < nb; ++b) jobs.emplace_back(i, b);
+    }
+    codec::parallel_for(jobs.size(), threads_, [&](std::size_t j) {
+      auto [i, b] = jobs[j];
+      const auto* bytes = static_cast<const unsigned char*>(arrays_[i].data.raw());
+      const std::size_t n = arrays_[i].data.nbytes(), begin = b * kBlockSize;
+      arrays_[i].blocks[b] = codec::zlib_compress(bytes + begin, std::min(kBlockSize, n - begin), level_);
+    });
+  }
+
+  void put_header_value(std::vector<unsigned char>& h, std::uint64_t v) const {
+    if (header_bytes_ == 8) {
+      const std::size_t at = h.size();
+      h.resize(at + 8);
+      std::memcpy(h.data() + at, &v, 8);
+    } else {
+      if (v > 0xFFFFFFFFull) throw WriteError("vtu: an array of " + std::to_string(v) + " bytes needs header_type=\"UInt64\"");
+      const auto v32 = static_cast<std::uint32_t>(v);
+      const std::size_t at = h.size();
+      h.resize(at + 4);
+      std::memcpy(h.data() + at, &v32, 4);
+    }
+  }
+
+  std::vector<unsigned char> header_of(const OutArray& a) const {
+    std::vector<unsigned char> h;
+    const std::size_t n = a.data.nbytes();
+    if (!compress_) {
+      put_header_value(h, n);
+      return h;
+    }
+    const std::size_t nb = a.blocks.size();
+    put_header_value(h, nb);
+    put_header_value(h, kBlockSize);
+    put_header_value(h, nb == 0 ? 0 : n - (nb - 1) * kBlockSize);
+    for (const auto& b : a.blocks) put_header_value(h, b.size());
+    return h;
+  }
+
+  std::size_t payload_size(const OutArray& a) const {
+    std::size_t n = header_of(a).size();
+    if (!compress_) return n + a.data.nbytes();
+    for (const auto& b : a.blocks) n += b.size();
+    return n;
+  }
+
+  void write_array(io::TextWriter& w, OutArray& a) {
+    w.str("<DataArray ").str(a.attrs);
+    if (mode_ == Mode::appended) {
+      w.str(" format=\"appended\" offset=\"").integer(appended_offset_).str("\"/>\n");
+      appended_offset_ += payload_size(a);
+      return;
+    }
+    if (mode_ == Mode::binary) {
+      w.str(" format=\"binary\">\n");
+      const auto h = header_of(a);
+      std::string text;
+      if (!compress_) {
+        // meshio and VTK both read header + data as one base64 stream.
+        std::vector<unsigned char> all(h.size() + a.data.nbytes());
+        std::memcpy(all.data(), h.data(), h.size());
+        if (a.data.nbytes()) std::memcpy(all.data() + h.size(), a.data.raw(), a.data.nbytes());
+        encode_parallel(text, all.data(), all.size());
+      } else {
+        // VTK's layout: the header and the compressed blocks as two base64 streams.
+        codec::base64_append(text, h.data(), h.size());
+        std::size_t total = 0;
+        for (const auto& b : a.blocks) total += b.size();
+        std::vector<unsigned char> all;
+        all.reserve(total);
+        for (const auto& b : a.blocks) all.insert(all.end(), b.begin(), b.end());
+        std::string data_text;
+        encode_parallel(data_text, all.data(), all.size());
+        text += data_text;
+      }
+      w.str(text).str("\n</DataArray>\n");
+      return;
+    }
+    w.str(" format=\"ascii\">\n");
+    write_ascii(w, a);
+    w.str("</DataArray>\n");
+  }
+
+  // Base64 of large buffers in parallel chunks (multiples of 3 bytes: identical output).
+  void encode_parallel(std::string& out, const unsigned char* data, std::size_t n) const {
+    out.resize(codec::base64_encoded_size(n));
+    constexpr std::size_t chunk = 3 << 18;
+    const std::size_t nchunks = (n + chunk - 1) / chunk;
+    codec::parallel_for(nchunks, n > (4u << 20) ? threads_ : 1, [&](std::size_t c) {
+      const std::size_t b = c * chunk;
+      codec::base64_encode(data + b, std::min(chunk, n - b), out.data() + b / 3 * 4);
+    });
+  }
+
+  void write_ascii(io::TextWriter& w, const OutArray& a) {
+    const std::size_t n = a.data.size();
+    const std::size_t per_line = std::max<std::size_t>(a.comps, 1);
+    visit_dtype(a.data.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* p = static_cast<const T*>(a.data.raw());
+      char tmp[400];
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<T, float>) {
+          auto r = ff_.shortest ? std::to_chars(tmp, tmp + sizeof tmp, p[i]) : std::to_chars(tmp, tmp + sizeof tmp, p[i], ff_.style, ff_.precision);
+          w.str(std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp)));
+        } else if constexpr (std::is_same_v<T, double>) {
+          w.real(p[i], ff_);
+        } else if constexpr (sizeof(T) == 1) {
+          w.integer(static_cast<int>(p[i]));
+        } else {
+          w.integer(p[i]);
+        }
+        w.ch((i + 1) % per_line == 0 ? '\n' : ' ');
+      }
+    });
+  }
+
+  void write_raw_payload(io::AtomicFile& f, const OutArray& a) {
+    const auto h = header_of(a);
+    f.write(h.data(), h.size());
+    if (!compress_) {
+      if (a.data.nbytes()) f.write(a.data.raw(), a.data.nbytes());
+      return;
+    }
+    for (const auto& b : a.blocks) f.write(b.data(), b.size());
+  }
+
+  const Mesh& mesh_;
+  Mode mode_;
+  bool compress_;
+  std::size_t header_bytes_;
+  int level_;
+  unsigned threads_;
+  io::FloatFormat ff_;
+  std::vector<OutArray> arrays_;
+  std::size_t n_field_ = 0, n_cells_arrays_ = 0, n_point_ = 0, n_cell_ = 0, num_cells_ = 0;
+  std::size_t appended_offset_ = 0;
+};
+
+}  // namespace
+
+void write_vtu(const std::string& path, const Mesh& mesh, const Options& options) {
+  OptionReader opts(options, "vtu");
+  const bool binary = opts.get_bool("binary", true);
+  std::string compression = opts.get_string("compression", "zlib");
+  std::string data_mode = opts.get_string("data_mode", binary ? "binary" : "ascii");
+  const std::string header_type = opts.get_string("header_type", "UInt64");
+  const long long level = opts.get_int("compression_level", 1);
+  const long long threads = opts.get_int("threads", 0);
+  const std::string float_fmt = opts.get_string("float_fmt", "");
+  opts.finish();
+  Mode mode;
+  if (data_mode == "ascii") mode = Mode::ascii;
+  else if (data_mode == "binary") mode = Mode::binary;
+  else if (data_mode == "appended" || data_mode == "raw") mode = Mode::appended;
+  else throw std::invalid_argument("vtu: option 'data_mode': expected ascii, binary or appended, found '" + data_mode + "'");
+  bool compress = false;
+  if (compression == "zlib" || compression == "vtkZLibDataCompressor") compress = true;
+  else if (compression == "None" || compression == "none" || compression.empty() || compression == "false") compress = false;
+  else throw std::invalid_argument("vtu: compression '" + compression + "' is not supported (use \"zlib\" or None)");
+  if (header_type != "UInt32" && header_type != "UInt64")
+    throw std::invalid_argument("vtu: option 'header_type': expected UInt32 or UInt64, found '" + header_type + "'");
+  if (level < 0 || level > 9) throw std::invalid_argument("vtu: option 'compression_level': expected 0..9");
+  if (mode == Mode::ascii) compress = false;
+  Writer(mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), codec::resolve_threads(threads),
+         io::FloatFormat::parse(float_fmt))
+      .write(path);
+}
+
+}  // namespace meshioplusplus::vtu

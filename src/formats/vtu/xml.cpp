@@ -1,0 +1,215 @@
+// meshio++ VTU: the small XML reader (see xml.hpp).
+// Spec: https://www.w3.org/TR/xml/ (the subset VTK writes).
+#include "formats/vtu/xml.hpp"
+
+#include <cstring>
+
+namespace meshioplusplus::vtu {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == ':' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const io::TextCursor& errors)
+      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), err_(errors) {}
+
+  XmlDocument parse() {
+    XmlDocument doc;
+    doc_ = &doc;
+    skip_misc();
+    if (p_ == end_ || *p_ != '<') expected("the root element '<VTKFile'");
+    parse_element(doc.root, 0);
+    if (!stopped_) {
+      skip_misc();
+      if (p_ != end_) expected("the end of the file after the root element");
+    }
+    return doc;
+  }
+
+ private:
+  [[noreturn]] void fail(std::string_view what) const { err_.fail_at(what, p_); }
+  [[noreturn]] void expected(std::string_view what) const { err_.fail_expected(what, p_); }
+
+  bool starts(std::string_view s) const {
+    return static_cast<std::size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
+  }
+  void skip_space() {
+    while (p_ != end_ && io::is_space(*p_)) ++p_;
+  }
+  // Skips to just past `terminator`; fails naming `what` when it never comes.
+  void skip_past(std::string_view terminator, std::string_view what) {
+    std::string_view rest(p_, static_cast<std::size_t>(end_ - p_));
+    const auto at = rest.find(terminator);
+    if (at == std::string_view::npos) fail(std::string("unterminated ") + std::string(what));
+    p_ += at + terminator.size();
+  }
+  // Whitespace, comments, processing instructions and DOCTYPE between elements.
+  void skip_misc() {
+    for (;;) {
+      skip_space();
+      if (starts("<?")) skip_past("?>", "processing instruction");
+      else if (starts("<!--")) skip_past("-->", "comment");
+      else if (starts("<!DOCTYPE")) skip_past(">", "DOCTYPE");
+      else if (starts("\xEF\xBB\xBF")) p_ += 3;
+      else return;
+    }
+  }
+
+  std::string_view name() {
+    const char* start = p_;
+    while (p_ != end_ && is_name_char(*p_)) ++p_;
+    if (p_ == start) expected("an XML name");
+    return {start, static_cast<std::size_t>(p_ - start)};
+  }
+
+  std::string decode_entities(const char* b, const char* e) {
+    std::string out;
+    out.reserve(static_cast<std::size_t>(e - b));
+    while (b != e) {
+      if (*b != '&') {
+        out.push_back(*b++);
+        continue;
+      }
+      const char* semi = static_cast<const char*>(std::memchr(b, ';', static_cast<std::size_t>(e - b)));
+      if (!semi || semi - b > 12) err_.fail_at("unterminated XML entity", b);
+      std::string_view ent(b + 1, static_cast<std::size_t>(semi - b - 1));
+      if (ent == "lt") out.push_back('<');
+      else if (ent == "gt") out.push_back('>');
+      else if (ent == "amp") out.push_back('&');
+      else if (ent == "quot") out.push_back('"');
+      else if (ent == "apos") out.push_back('\'');
+      else if (ent.size() >= 2 && ent[0] == '#') {
+        const bool hex = ent[1] == 'x' || ent[1] == 'X';
+        std::string_view digits = ent.substr(hex ? 2 : 1);
+        unsigned long cp = 0;
+        auto r = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
+        if (digits.empty() || r.ec != std::errc{} || r.ptr != digits.data() + digits.size() || cp == 0 || cp > 0x10FFFF)
+          err_.fail_at("invalid XML character reference", b);
+        // UTF-8 encode.
+        if (cp < 0x80) out.push_back(static_cast<char>(cp));
+        else if (cp < 0x800) out.push_back(static_cast<char>(0xC0 | (cp >> 6))), out.push_back(static_cast<char>(0x80 | (cp & 63)));
+        else if (cp < 0x10000)
+          out.push_back(static_cast<char>(0xE0 | (cp >> 12))), out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 63))),
+              out.push_back(static_cast<char>(0x80 | (cp & 63)));
+        else
+          out.push_back(static_cast<char>(0xF0 | (cp >> 18))), out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 63))),
+              out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 63))), out.push_back(static_cast<char>(0x80 | (cp & 63)));
+      } else {
+        err_.fail_at("unknown XML entity '&" + std::string(ent) + ";'", b);
+      }
+      b = semi + 1;
+    }
+    return out;
+  }
+
+  void parse_element(XmlElement& el, int depth) {
+    if (depth > kMaxDepth) fail("XML elements nested deeper than 64 levels");
+    el.begin = p_;
+    ++p_;  // '<'
+    el.name = name();
+    // Attributes.
+    for (;;) {
+      skip_space();
+      if (p_ == end_) fail("the file ends inside the start tag <" + std::string(el.name) + ">");
+      if (*p_ == '/' ) {
+        ++p_;
+        if (p_ == end_ || *p_ != '>') expected("'>' after '/'");
+        ++p_;
+        el.text_begin = el.text_end = p_;
+        return;
+      }
+      if (*p_ == '>') {
+        ++p_;
+        break;
+      }
+      XmlAttribute a;
+      a.name = name();
+      skip_space();
+      if (p_ == end_ || *p_ != '=') expected("'=' after attribute " + std::string(a.name));
+      ++p_;
+      skip_space();
+      if (p_ == end_ || (*p_ != '"' && *p_ != '\'')) expected("a quoted attribute value");
+      const char quote = *p_++;
+      const char* vb = p_;
+      const char* ve = static_cast<const char*>(std::memchr(p_, quote, static_cast<std::size_t>(end_ - p_)));
+      if (!ve) fail("unterminated attribute value of " + std::string(a.name));
+      if (std::memchr(vb, '<', static_cast<std::size_t>(ve - vb))) err_.fail_at("'<' inside an attribute value", vb);
+      a.value = std::memchr(vb, '&', static_cast<std::size_t>(ve - vb)) ? decode_entities(vb, ve) : std::string(vb, ve);
+      p_ = ve + 1;
+      for (const auto& other : el.attributes)
+        if (other.name == a.name) err_.fail_at("duplicate attribute " + std::string(a.name), vb);
+      el.attributes.push_back(std::move(a));
+    }
+    // Raw appended data: arbitrary bytes follow the '_' marker; stop parsing here.
+    if (el.name == "AppendedData") {
+      const std::string* enc = el.attribute("encoding");
+      if (enc && *enc == "raw") {
+        skip_space();
+        if (p_ == end_ || *p_ != '_') expected("'_' opening the raw appended data");
+        ++p_;
+        doc_->raw_begin = p_;
+        std::string_view all(p_, static_cast<std::size_t>(end_ - p_));
+        const auto close = all.rfind("</AppendedData>");
+        doc_->raw_end = close == std::string_view::npos ? end_ : p_ + close;
+        el.text_begin = el.text_end = p_;
+        stopped_ = true;
+        return;
+      }
+    }
+    // Content: text, children, comments, end tag.
+    el.text_begin = p_;
+    bool have_text_end = false;
+    for (;;) {
+      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<std::size_t>(end_ - p_)));
+      if (!lt) {
+        p_ = end_;
+        fail("the file ends inside <" + std::string(el.name) + "> (no end tag)");
+      }
+      p_ = lt;
+      if (!have_text_end) el.text_end = p_, have_text_end = true;
+      if (starts("</")) {
+        p_ += 2;
+        const char* at = p_;
+        std::string_view closing = name();
+        if (closing != el.name)
+          err_.fail_at(expected_found("end tag </" + std::string(el.name) + ">", closing), at);
+        skip_space();
+        if (p_ == end_ || *p_ != '>') expected("'>' closing the end tag");
+        ++p_;
+        return;
+      }
+      if (starts("<!--")) {
+        skip_past("-->", "comment");
+        continue;
+      }
+      if (starts("<![CDATA[")) fail("CDATA sections are not supported in VTK files");
+      if (starts("<?")) {
+        skip_past("?>", "processing instruction");
+        continue;
+      }
+      el.children.emplace_back();
+      parse_element(el.children.back(), depth + 1);
+      if (stopped_) return;
+    }
+  }
+
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  const io::TextCursor& err_;
+  XmlDocument* doc_ = nullptr;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+XmlDocument parse_xml(std::string_view text, const io::TextCursor& errors) { return Parser(text, errors).parse(); }
+
+}  // namespace meshioplusplus::vtu

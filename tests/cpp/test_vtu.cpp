@@ -1,0 +1,294 @@
+// VTU: round trips over meshio's canonical meshes in every mode, thread-count
+// independence, malformed input (each ReadError names its byte offset), truncated
+// prefixes and single-byte corruptions, and the fixtures VTK wrote (tests/data/vtu/).
+#include <gtest/gtest.h>
+
+#include "core/codec/base64.hpp"
+#include "core/codec/zlib.hpp"
+#include "test_vtk_common.hpp"
+
+using namespace vtktest;
+
+namespace {
+
+struct Mode {
+  const char* name;
+  mpp::Options options;
+};
+
+std::vector<Mode> vtu_modes() {
+  std::vector<Mode> out;
+  for (const char* header : {"UInt32", "UInt64"}) {
+    out.push_back({"ascii", {{"binary", "false"}, {"header_type", header}}});
+    out.push_back({"binary", {{"compression", "None"}, {"header_type", header}}});
+    out.push_back({"binary_zlib", {{"header_type", header}}});
+    out.push_back({"appended", {{"data_mode", "appended"}, {"compression", "None"}, {"header_type", header}}});
+    out.push_back({"appended_zlib", {{"data_mode", "appended"}, {"header_type", header}}});
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, mpp::Mesh>> canonical_meshes() {
+  mpp::Mesh two_d = tri_mesh();
+  two_d.points = grid_points(2);
+  return {
+      {"tri", tri_mesh()},
+      {"tri_2d", two_d},
+      {"linear_mix", with_data(linear_mix())},
+      {"quadratic_mix", with_data(quadratic_mix())},
+      {"polygons", with_data(polygon_mesh())},
+      {"polyhedra", with_data(polyhedron_mesh())},
+      {"polyhedra_mixed", with_data(polyhedron_mesh(true))},
+  };
+}
+
+}  // namespace
+
+TEST(VtuRoundTrip, EveryMeshEveryMode) {
+  for (const auto& [name, mesh] : canonical_meshes()) {
+    for (const auto& mode : vtu_modes()) {
+      SCOPED_TRACE(name + " / " + mode.name + " / " + mode.options.at("header_type"));
+      const std::string path = tmp_path(name + "_" + mode.name + ".vtu");
+      mpp::write(path, mesh, "vtu", mode.options);
+      const mpp::Mesh back = mpp::read(path, "vtu");
+      EXPECT_EQ(compare_meshes(mesh, back), "");
+    }
+  }
+}
+
+TEST(VtuRoundTrip, Float32PointsAndAllDtypesKept) {
+  mpp::Mesh m = tri_mesh();
+  m.points = m.points.as_dtype(mpp::DType::float32);
+  const std::size_t n = m.num_points();
+  for (auto dt : {mpp::DType::int8, mpp::DType::int16, mpp::DType::int32, mpp::DType::int64, mpp::DType::uint8,
+                  mpp::DType::uint16, mpp::DType::uint32, mpp::DType::uint64, mpp::DType::float32, mpp::DType::float64}) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i % 100);
+    m.point_data[std::string(mpp::dtype_name(dt))] = NDArray::from_vector(v).as_dtype(dt);
+  }
+  for (const auto& mode : vtu_modes()) {
+    SCOPED_TRACE(mode.name);
+    const std::string path = tmp_path("dtypes.vtu");
+    mpp::write(path, m, "vtu", mode.options);
+    EXPECT_EQ(compare_meshes(m, mpp::read(path, "vtu")), "");
+  }
+}
+
+TEST(VtuRoundTrip, AsciiFloatsRoundTripExactly) {
+  mpp::Mesh m = tri_mesh();
+  std::vector<double> p(27 * 3);
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = std::nextafter(1.0 / static_cast<double>(i + 3), 2.0) * 1e-300 * (i % 2 ? 1 : 1e300);
+  m.points = NDArray::from_vector(p, {27, 3});
+  const std::string path = tmp_path("exact.vtu");
+  mpp::write(path, m, "vtu", {{"binary", "false"}});
+  EXPECT_EQ(compare_meshes(m, mpp::read(path, "vtu")), "");
+}
+
+TEST(VtuWrite, ByteIdenticalWhateverTheThreadCount) {
+  // Large enough for many 32 KiB blocks per array.
+  mpp::Mesh m;
+  const std::size_t n = 60000;
+  std::vector<double> p(3 * n);
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = std::sin(static_cast<double>(i) * 0.37);
+  m.points = NDArray::from_vector(p, {n, 3});
+  std::vector<std::int64_t> c(4 * (n - 4));
+  for (std::size_t i = 0; i < n - 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) c[4 * i + j] = static_cast<std::int64_t>(i + j);
+  m.cells.push_back(mpp::CellBlock::rectangular("tetra", NDArray::from_vector(c, {n - 4, 4})));
+  for (const char* mode : {"binary", "appended"}) {
+    std::string first;
+    for (const char* threads : {"1", "2", "3", "8"}) {
+      const std::string path = tmp_path(std::string("threads_") + threads + ".vtu");
+      mpp::write(path, m, "vtu", {{"threads", threads}, {"data_mode", mode}});
+      const std::string bytes = slurp(path);
+      if (first.empty()) first = bytes;
+      EXPECT_EQ(bytes, first) << mode << " threads=" << threads;
+      EXPECT_EQ(compare_meshes(m, mpp::read(path, "vtu", {{"threads", threads}})), "");
+    }
+  }
+}
+
+TEST(VtuWrite, OptionsAreChecked) {
+  const auto m = tri_mesh();
+  const std::string path = tmp_path("opts.vtu");
+  EXPECT_THROW(mpp::write(path, m, "vtu", {{"compression", "lzma"}}), std::invalid_argument);
+  EXPECT_THROW(mpp::write(path, m, "vtu", {{"header_type", "UInt16"}}), std::invalid_argument);
+  EXPECT_THROW(mpp::write(path, m, "vtu", {{"data_mode", "base32"}}), std::invalid_argument);
+  EXPECT_THROW(mpp::write(path, m, "vtu", {{"binery", "true"}}), std::invalid_argument);
+}
+
+TEST(VtuWrite, ZeroCellsAndZeroPoints) {
+  mpp::Mesh m;
+  m.points = NDArray::zeros(mpp::DType::float64, {0, 3});
+  for (const auto& mode : vtu_modes()) {
+    const std::string path = tmp_path("empty.vtu");
+    mpp::write(path, m, "vtu", mode.options);
+    const auto back = mpp::read(path, "vtu");
+    EXPECT_EQ(back.num_points(), 0u);
+    EXPECT_EQ(back.cells.size(), 0u);
+  }
+}
+
+// --- malformed input --------------------------------------------------------------------
+
+namespace {
+
+const char* kGood =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+    "<UnstructuredGrid>\n"
+    "<Piece NumberOfPoints=\"3\" NumberOfCells=\"1\">\n"
+    "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">0 0 0 1 0 0 0 1 0</DataArray></Points>\n"
+    "<Cells>\n"
+    "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">0 1 2</DataArray>\n"
+    "<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">3</DataArray>\n"
+    "<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">5</DataArray>\n"
+    "</Cells>\n"
+    "</Piece>\n"
+    "</UnstructuredGrid>\n"
+    "</VTKFile>\n";
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string read_text(const std::string& text) {
+  const std::string path = tmp_path("bad.vtu");
+  spit(path, text);
+  return read_outcome(path, "vtu");
+}
+
+}  // namespace
+
+TEST(VtuMalformed, GoodBaselineReads) { EXPECT_EQ(read_text(kGood), "mesh"); }
+
+TEST(VtuMalformed, EachErrorNamesWhatAndWhere) {
+  struct Case {
+    std::string text;
+    std::string needle;
+  };
+  const std::vector<Case> cases = {
+      {replaced(kGood, "</Cells>", "</Cels>"), "end tag </Cells>"},
+      {replaced(kGood, "<Cells>", "<Cells"), "expected an XML name"},
+      {replaced(kGood, " NumberOfCells=\"1\"", ""), "no attribute NumberOfCells"},
+      {replaced(kGood, "type=\"UnstructuredGrid\"", "type=\"PolyData\""), "UnstructuredGrid"},
+      {replaced(kGood, "version=\"0.1\"", "version=\"0.1\" compressor=\"vtkLZ4DataCompressor\""), "vtkLZ4DataCompressor"},
+      {replaced(kGood, "version=\"0.1\"", "version=\"0.1\" compressor=\"vtkLZMADataCompressor\""), "vtkLZMADataCompressor"},
+      {replaced(kGood, ">0 1 2<", ">0 1 7<"), "node 7 is outside [0, 3)"},
+      {replaced(kGood, ">3</DataArray>", ">4</DataArray>"), "connectivity has 3 entries, the offsets reach 4"},
+      {replaced(kGood, ">5</DataArray>", ">99</DataArray>"), "unknown VTK cell type 99"},
+      {replaced(kGood, ">5</DataArray>", ">7 5</DataArray>"), "more than the 1 declared"},
+      {replaced(kGood, "0 0 0 1 0 0 0 1 0", "0 0 0 1 0 0 0 1"), "8 values, not a multiple of 3 components"},
+      {replaced(kGood, "0 0 0 1 0 0 0 1 0", "0 0 0 1 x 0 0 1 0"), "expected a number"},
+      {replaced(kGood, "Float64", "String"), "'String' is not a numeric"},
+      {replaced(kGood, "format=\"ascii\">0 1 2", "format=\"binary\">AAAA$AAA"), "invalid base64"},
+      {replaced(kGood, "format=\"ascii\">0 1 2", "format=\"appended\" offset=\"0\">"), "no AppendedData"},
+      {replaced(kGood, "</VTKFile>", ""), "no end tag"},
+      {replaced(kGood, "<Piece", "<Piece a=\"1\" a=\"2\""), "duplicate attribute"},
+      {replaced(kGood, ">5</DataArray>", ">12</DataArray>"), "has 3 nodes, expected 8"},
+  };
+  for (const auto& c : cases) {
+    const std::string outcome = read_text(c.text);
+    EXPECT_NE(outcome.find("ReadError"), std::string::npos) << outcome;
+    EXPECT_NE(outcome.find(c.needle), std::string::npos) << "want '" << c.needle << "' in: " << outcome;
+    EXPECT_NE(outcome.find("byte "), std::string::npos) << outcome;
+  }
+}
+
+namespace {
+
+std::string b64(const std::string& bytes) {
+  std::string out;
+  mpp::codec::base64_append(out, bytes.data(), bytes.size());
+  return out;
+}
+template <class T> std::string le(std::vector<T> v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)); }
+
+// kGood with the connectivity given as a binary (base64) DataArray under `root_attrs`.
+std::string with_binary_connectivity(const std::string& root_attrs, const std::string& payload) {
+  std::string s = replaced(kGood, "byte_order=\"LittleEndian\"", "byte_order=\"LittleEndian\" " + root_attrs);
+  return replaced(s, "format=\"ascii\">0 1 2", "format=\"binary\">" + payload);
+}
+
+}  // namespace
+
+TEST(VtuMalformed, BinaryHeadersAndBlocksAreChecked) {
+  const std::string conn = le<std::int64_t>({0, 1, 2});
+  // Well-formed baselines: uncompressed (one stream) and compressed (VTK's two streams).
+  EXPECT_EQ(read_text(with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn))), "mesh");
+  const auto z = mpp::codec::zlib_compress(conn.data(), conn.size(), 6);
+  const std::string zs(z.begin(), z.end());
+  const std::string zhdr = le<std::uint32_t>({1, 32768, 24, static_cast<std::uint32_t>(zs.size())});
+  EXPECT_EQ(read_text(with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"", b64(zhdr) + b64(zs))), "mesh");
+
+  struct Case {
+    std::string text, needle;
+  };
+  std::string corrupt = zs;
+  corrupt[zs.size() / 2] ^= 0x55;
+  corrupt[2] ^= 0x11;
+  const std::vector<Case> cases = {
+      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({1ull << 40}) + conn)), "header declares 1099511627776 bytes"},
+      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({16}) + conn)), "connectivity has 2 entries"},
+      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn.substr(0, 12))), "header declares 24 bytes, only 16 are left"},
+      {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"", b64(le<std::uint32_t>({1u << 30})) + b64(zs)), "blocks"},
+      {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"",
+                                b64(le<std::uint32_t>({1, 32768, 16, static_cast<std::uint32_t>(zs.size())})) + b64(zs)),
+       "decompresses to more than the 16 bytes"},
+      {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"",
+                                b64(le<std::uint32_t>({2, 12, 12, static_cast<std::uint32_t>(zs.size()), 0})) + b64(zs)),
+       "block 0"},
+      {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"",
+                                b64(le<std::uint32_t>({1, 32768, 24, static_cast<std::uint32_t>(zs.size() + 50)})) + b64(zs)),
+       "compressed blocks need"},
+      {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"", b64(zhdr) + b64(corrupt)), "block 0"},
+      {with_binary_connectivity("header_type=\"UInt8\"", b64(conn)), "header_type UInt32 or UInt64"},
+  };
+  for (const auto& c : cases) {
+    const std::string outcome = read_text(c.text);
+    EXPECT_NE(outcome.find(c.needle), std::string::npos) << "want '" << c.needle << "' in: " << outcome;
+    EXPECT_NE(outcome.find("byte "), std::string::npos) << outcome;
+  }
+}
+
+// --- truncated prefixes and single-byte corruptions -----------------------------------
+
+TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
+  const auto mesh = with_data(polyhedron_mesh(true));
+  std::size_t files = 0;
+  for (const auto& mode : vtu_modes()) {
+    const std::string mname = mode.name;
+    if (mode.options.at("header_type") == "UInt32" ? mname != "appended_zlib" : mname == "appended_zlib") continue;
+    const std::string path = tmp_path(std::string("fuzz_src_") + mode.name + ".vtu");
+    mpp::write(path, mesh, "vtu", mode.options);
+    const std::string bytes = slurp(path);
+    const std::string probe = tmp_path("fuzz_probe.vtu");
+    // Every prefix (a mesh is acceptable only for prefixes that keep the whole document).
+    const std::size_t step = bytes.size() / 1500 + 1;
+    for (std::size_t len = 0; len < bytes.size(); len += step) {
+      spit(probe, bytes.substr(0, len));
+      const std::string outcome = read_outcome(probe, "vtu");
+      if (outcome != "mesh") {
+        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+      }
+      ++files;
+    }
+    // Single-byte corruptions at a spread of positions.
+    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 400 + 1) {
+      for (unsigned char x : {0x01, 0x20, 0x80, 0xff}) {
+        std::string c = bytes;
+        c[at] = static_cast<char>(c[at] ^ x);
+        spit(probe, c);
+        const std::string outcome = read_outcome(probe, "vtu");
+        if (outcome != "mesh") {
+        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+      }
+        ++files;
+      }
+    }
+  }
+  EXPECT_GT(files, 1000u);
+}
