@@ -61,6 +61,7 @@ class Ledger:
 def share(ledger: Ledger, label: str, array):
     """Apply the data policy to one mesh array. Returns the array to hand over (the same
     object when shared) or None when it is dropped; records everything in `ledger`."""
+    original = array
     if not isinstance(array, np.ndarray):
         a = np.asarray(array)
         if a.dtype.kind in "biuf":
@@ -82,7 +83,7 @@ def share(ledger: Ledger, label: str, array):
     elif not array.flags.c_contiguous:
         ledger.copy_note(label, "not C-contiguous")
         out = np.ascontiguousarray(array)
-    ledger.shared[label] = out is array
+    ledger.shared[label] = out is original
     return out
 
 
@@ -287,6 +288,7 @@ def _cell_arrays(ledger: Ledger, mesh, kept: list, target: str, flatten: bool) -
                 out[name] = parts[0]
             else:
                 ledger.copy_note(label, f"{len(parts)} blocks concatenated into one {target} cell array")
+                ledger.shared.update({f"{label}[{i}]": False for i in kept})
                 out[name] = np.concatenate(parts)
             continue
         ledger.loss_note(label, "a block has no numeric representation, so the whole array is not carried")
@@ -566,7 +568,8 @@ def mesh_from_unstructured(payload: UnstructuredPayload, ledger: Ledger) -> Mesh
     all_kept = len(kept_runs) == len(runs)
 
     def per_block(flat):
-        return [flat[s:e] for s, e in kept_runs]
+        # the whole array when one block spans it (the very object), else views
+        return [flat if (s, e) == (0, len(flat)) else flat[s:e] for s, e in kept_runs]
 
     point_data, point_masks = _split_masks(_shared_arrays(ledger, "point_data", payload.point_data))
     cell_flat, cell_masks = _split_masks(_shared_arrays(ledger, "cell_data", payload.cell_data))
