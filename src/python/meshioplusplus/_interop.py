@@ -415,7 +415,7 @@ def _vtk_cells(ledger: Ledger, cells, kept: list):
             sizes.append(np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows)))
         cell += len(b)
     if copied:
-        reason = "ragged rows gathered" if len(copied) == 1 else f"{len(copied)} blocks concatenated"
+        reason = "ragged rows gathered" if len(blocks) == 1 else f"{len(blocks)} blocks concatenated"
         ledger.copy_note(", ".join(copied), f"{reason} into VTK's single connectivity array")
     sizes = np.concatenate([np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sizes])
     offsets = np.zeros(len(sizes) + 1, dtype=idx)
@@ -663,6 +663,9 @@ def _vtk_grid(payload: UnstructuredPayload, operation: str):
         if a.dtype == np.int8:  # numpy_to_vtk maps int8 to vtkCharArray, which VTK treats as text
             array_type = m.VTK_SIGNED_CHAR
         v = m.numpy_to_vtk(a, deep=0, array_type=array_type)
+        # Our observer owns `a` (below); numpy_to_vtk's own reference lives in the wrapper's
+        # __dict__, which VTK may park in its ghost map past the array's death: drop it.
+        del v._numpy_reference
         made.append((v, a))
         if name is not None:
             v.SetName(name)
