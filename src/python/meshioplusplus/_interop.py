@@ -13,6 +13,10 @@ Data policy, shared by every target and by the GPU module (_gpu.py):
   * non-contiguous arrays: copied with a note; any other dtype (float16, longdouble,
     foreign byte order): converted with a note.
 Notes surface as InteropWarning, one per note, prefixed with the operation.
+
+Host targets (below the policy): VTK (to_vtk / from_vtk), PyVista (the same VTK grid) and
+trimesh (triangles), each a pure payload builder plus a thin wrapper that imports its
+library lazily. User page: docs/interop.md.
 """
 from __future__ import annotations
 
