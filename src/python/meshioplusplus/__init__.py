@@ -7,6 +7,7 @@ from . import _core
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._helpers import formats, read, write, write_points_cells
+from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
 from ._mesh import CellBlock, Mesh
 from ._regions import Region, block_bases
 from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
@@ -17,4 +18,5 @@ __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "gmsh", "vtk", "vtu",
+    "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
 ]
