@@ -240,3 +240,19 @@ def test_missing_vtk_raises_import_error_naming_the_install(monkeypatch):
         mio.to_vtk(tri_mesh)
     with pytest.raises(ImportError, match="from_vtk needs VTK"):
         mio.from_vtk(None)
+
+
+def test_a_mesh_read_from_disk_reaches_vtk_sharing_the_readers_buffers():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "gmsh" / "box3d_o2_msh41.msh"
+    mesh = mio.read(path)
+    points = mesh.points
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mio.InteropWarning)  # several blocks: connectivity is concatenated
+        grid = mio.to_vtk(mesh)
+    assert vtk_pointer(grid.GetPoints().GetData()) == points.ctypes.data
+    expected = points.copy()
+    del mesh, points
+    gc.collect()
+    np.testing.assert_array_equal(vtk_to_numpy(grid.GetPoints().GetData()), expected)
