@@ -18,3 +18,6 @@ __all__ = [
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "gmsh", "vtk", "vtu",
 ]
+from ._gpu import DevicePayload, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack  # noqa: E402  (GPU hand-off)
+
+__all__ += ["DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device"]
