@@ -535,7 +535,7 @@ def test_missing_cupy_gives_the_per_toolkit_recipe(monkeypatch):
     assert "zero-copy" not in message
 
 
-def fake_cupy(get_count):
+def predicate_cupy(get_count):
     """Bookkeeping fake of the one CuPy call the predicates make."""
     mod = types.ModuleType("cupy")
     mod.__version__ = "0.0-fake"
@@ -545,7 +545,7 @@ def fake_cupy(get_count):
 
 @pytest.mark.parametrize("count", [lambda: 0, lambda: (_ for _ in ()).throw(RuntimeError("cudaErrorNoDevice: no CUDA-capable device"))])
 def test_cupy_without_a_device_is_a_clear_runtime_error(monkeypatch, count):
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy(count))
+    monkeypatch.setitem(sys.modules, "cupy", predicate_cupy(count))
     assert mio.has_cupy() is True  # importable ...
     assert mio.has_cuda_device() is False  # ... is a different question
     with pytest.raises(RuntimeError, match=r"to_cupy: CuPy 0.0-fake is installed but no CUDA device answers"):
@@ -559,6 +559,95 @@ def test_predicates_never_raise_even_on_a_broken_install(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", Broken("cupy"))
     assert mio.has_cupy() is True and mio.has_cuda_device() is False
+
+
+# --- to_cupy bookkeeping, routed through a host-memory fake (tests/python/fake_cupy.py) -------------------
+# These check which calls run and what is kept or released - not the device. The gated tests
+# below run the same paths on a real GPU.
+
+import fake_cupy  # noqa: E402
+
+
+def _array_count(payload):
+    return sum(1 for _ in payload.arrays())
+
+
+def test_to_cupy_default_is_one_asarray_per_array_then_one_synchronize(monkeypatch):
+    cp = fake_cupy.make()
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    mesh = mixed_mesh()
+    with no_warnings():
+        gpu = mio.to_cupy(mesh)
+    n = _array_count(gpu)
+    assert n == 1 + 3 + 1 + 3 + 6 + 3  # points, cells, block_bases, point_data, cell_data, regions
+    assert cp.log.count("asarray") == n and cp.log.count("set") == 0 and cp.log.count("alloc_pinned") == 0
+    assert cp.log.events[-1] == ("synchronize", "null") and cp.log.count("synchronize") == 1
+    assert cp.log.count("enter") == 0  # the current stream needs no context per array
+    sources = {e[2] for e in cp.log.events if e[0] == "asarray"}
+    assert id(mesh.points) in sources and id(mesh.regions[2].entries) in sources  # the mesh's own buffers, no extra host copy
+    assert gpu.device == (2, 0) and gpu.refs == [] and gpu.field_data["steel"] is mesh.field_data["steel"]
+
+
+def test_to_cupy_pinned_without_stream_stages_then_synchronises_and_releases(monkeypatch):
+    cp = fake_cupy.make()
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    gpu = mio.to_cupy(mixed_mesh(), pinned=True)
+    n = _array_count(gpu)
+    assert cp.log.count("alloc_pinned") == n and cp.log.count("set") == n and cp.log.count("asarray") == 0
+    assert all(e[1] == "null" for e in cp.log.events if e[0] == "set")  # enqueued on the current stream ...
+    assert cp.log.events[-1] == ("synchronize", "null")  # ... and waited for before returning
+    assert gpu.refs == [] and gpu.stream is None
+    assert any("staged through pinned host memory" in d for d in gpu.derived)
+
+
+def test_to_cupy_with_a_stream_keeps_staging_on_refs_until_synchronised(monkeypatch):
+    cp = fake_cupy.make()
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    stream = cp.cuda.Stream(non_blocking=True)
+    gpu = mio.to_cupy(mixed_mesh(), pinned=True, stream=stream)
+    n = _array_count(gpu)
+    assert cp.log.count("synchronize") == 0  # only enqueued
+    assert all(e[1] == "user" for e in cp.log.events if e[0] in ("set", "empty"))
+    assert len(gpu.refs) == n and gpu.stream is stream
+    staged_ids = {e[2] for e in cp.log.events if e[0] == "set"}
+    assert staged_ids == {id(r) for r in gpu.refs}  # exactly the buffers the copies read from
+    watched = [weakref.ref(r) for r in gpu.refs]
+    with gpu:
+        pass
+    assert cp.log.events[-1] == ("synchronize", "user") and gpu.refs == []
+    gc.collect()
+    assert all(w() is None for w in watched)
+
+
+def test_to_cupy_pageable_with_a_stream_enqueues_on_it_without_refs(monkeypatch):
+    cp = fake_cupy.make()
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    stream = cp.cuda.Stream()
+    gpu = mio.to_cupy(mixed_mesh(), stream=stream)
+    assert all(e[1] == "user" for e in cp.log.events if e[0] == "asarray")
+    assert cp.log.count("synchronize") == 0 and gpu.refs == [] and gpu.stream is stream
+
+
+def test_to_cupy_failure_mid_transfer_waits_before_letting_staging_go(monkeypatch):
+    cp = fake_cupy.make(fail_after=4)
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    stream = cp.cuda.Stream()
+    with pytest.raises(MemoryError, match="fake out of device memory"):
+        mio.to_cupy(mixed_mesh(), pinned=True, stream=stream)
+    assert cp.log.events[-1] == ("synchronize", "user")
+
+
+def test_to_cupy_then_from_cupy_routes_each_array_through_get_once(monkeypatch):
+    cp = fake_cupy.make()
+    monkeypatch.setitem(sys.modules, "cupy", cp)
+    mesh = mixed_mesh()
+    with pytest.warns(mio.InteropWarning, match="on request"):
+        gpu = mio.to_cupy(mesh, float32=True, int32=True)
+    with pytest.warns(mio.InteropWarning, match=r"device->host copy \(the array's own .get\(\)\)") as record:
+        back = mio.from_cupy(gpu)
+    assert cp.log.count("get") == len(record) == _array_count(gpu) - 1  # block_bases stays: a Mesh re-derives it
+    np.testing.assert_allclose(back.points, mesh.points.astype(np.float32))
+    assert back.cells[0].data.dtype == np.int32 and back.regions == mesh.regions
 
 
 # --- safe scoping (bookkeeping) ---------------------------------------------------------------------------
@@ -704,7 +793,7 @@ def test_from_cupy_device_round_trip(cp):
     gpu = mio.to_cupy(mesh)
     with pytest.warns(mio.InteropWarning, match="device->host copy") as record:
         back = mio.from_cupy(gpu)
-    assert len(record) == sum(1 for _ in gpu.arrays())  # one noted copy per array
+    assert len(record) == _array_count(gpu) - 1  # one noted copy per array the Mesh needs (not block_bases)
     assert_same_mesh(back, mesh)
     assert all(isinstance(c.data, np.ndarray) for c in back.cells)
 

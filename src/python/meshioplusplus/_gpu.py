@@ -22,6 +22,7 @@ pinned staging buffers kept on ``refs`` (``payload.synchronize()`` does the same
 from __future__ import annotations
 
 import dataclasses
+from contextlib import nullcontext as _nullcontext
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -358,10 +359,12 @@ def _require_device(operation: str):
 class _Mover:
     """One host->device transfer per array, on one stream, optionally pinned-staged."""
 
-    def __init__(self, cupy, pinned: bool, stream):
+    def __init__(self, cupy, pinned: bool, stream, current: bool):
         self.cp = cupy
         self.pinned = pinned
         self.stream = stream
+        # Entering a stream's context costs a little per array; the current stream needs none.
+        self.scope = _nullcontext() if current else stream
         self.staging: list = []
         self.count = 0
         self.nbytes = 0
@@ -372,9 +375,9 @@ class _Mover:
         self.nbytes += a.nbytes
         if not self.pinned:
             # Exactly what a user writes today (cupy.asarray), enqueued on self.stream.
-            with self.stream:
+            with self.scope:
                 return cp.asarray(a)
-        with self.stream:
+        with self.scope:
             d = cp.empty(a.shape, dtype=a.dtype)
         if a.size == 0:
             return d
@@ -410,7 +413,7 @@ def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = 
     cp = _require_device("to_cupy")
     host = _to_device_payload(mesh, float32=float32, int32=int32, operation="to_cupy")
     target = stream if stream is not None else cp.cuda.get_current_stream()
-    move = _Mover(cp, pinned, target)
+    move = _Mover(cp, pinned, target, current=stream is None)
     try:
         points = move(host.points)
         cells = tuple((t, move(c)) for t, c in host.cells)
