@@ -61,8 +61,11 @@ class FakeDeviceArray:
         self.log.add("set", stream.name if stream is not None else None, id(arr))
         self._h[...] = arr
 
-    def get(self, stream=None):
+    def get(self, stream=None, out=None):
         self.log.add("get")
+        if out is not None:
+            out[...] = self._h
+            return out
         return self._h.copy()
 
 
