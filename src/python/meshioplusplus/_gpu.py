@@ -11,8 +11,9 @@ wrappers. CuPy is imported lazily, by name, only inside the functions that need 
 Words, as the spec fixes them: a host->device move is always a transfer across the bus.
 "Zero-copy" is used here only where it is literally true: host buffers shared into a
 ``to_dlpack`` payload (the interop layer's ``zero_copy_only`` contract), host DLPack
-exporters adopted by ``np.from_dlpack``, and CuPy adopting a foreign device array in place
-before its one copy back.
+exporters adopted by ``np.from_dlpack``, consumers (RAPIDS, Numba, torch) adopting the
+returned CuPy arrays on device, and CuPy adopting a foreign device array in place before
+its one copy back.
 
 Beyond the spec, after HOOMD-blue (whose GPU buffers are valid only inside a context
 manager): nothing handed out here ever dangles. Every device array owns its memory; a
