@@ -20,3 +20,6 @@ __all__ = [
     "gmsh", "vtk", "vtu",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
 ]
+from ._gpu import DevicePayload, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack  # noqa: E402  (GPU hand-off)
+
+__all__ += ["DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device"]
