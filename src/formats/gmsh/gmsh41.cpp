@@ -210,7 +210,7 @@ void read_periodic(ReadState& st) {
     link.node_pairs = NDArray::uninit(DType::int64, {static_cast<std::size_t>(npairs), 2});
     std::int64_t* o = link.node_pairs.data<std::int64_t>();
     for (std::uint64_t i = 0; i < 2 * npairs; ++i) {
-      in.cur.skip_space();
+      if (!in.binary) in.cur.skip_space();
       const char* at = in.cur.ptr();
       o[i] = st.node_index(in.size("node tag"), at);
     }

@@ -497,7 +497,8 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities) {
     if (it != set_ids.end()) return it->second;
     WriteEntity e;
     e.dim = dim;
-    e.tag = taken.count({dim, g}) ? ++max_tag[static_cast<std::size_t>(dim)] : g;
+    // MSH 2.2 tags each element on its own: no entity needs a fresh tag there.
+    e.tag = (with_entities && taken.count({dim, g})) ? ++max_tag[static_cast<std::size_t>(dim)] : g;
     max_tag[static_cast<std::size_t>(dim)] = std::max(max_tag[static_cast<std::size_t>(dim)], e.tag);
     e.physicals = physicals_sorted;
     const int id = static_cast<int>(plan.entities.size());
