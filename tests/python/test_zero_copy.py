@@ -269,3 +269,18 @@ def test_read_releases_the_gil(tmp_path):
     # it spins thousands of times.
     assert alone > 0.02
     assert ticks > 200, f"main thread ran {ticks} times during a {alone:.3f}s read"
+
+
+def test_ragged_data_where_a_rectangular_block_is_needed_names_the_block():
+    m = mio.Mesh(np.zeros((4, 3)), [("line", [[0, 1]]), ("triangle", [[0, 1, 2], [0, 1]])])
+    with pytest.raises(ValueError, match=r"cells\[1\] \(triangle\): only polygon and polyhedron blocks may be ragged"):
+        mio._core.validate(m._core_parts())
+
+
+def test_ragged_polygons_cross_the_boundary_as_offsets_and_indices():
+    rows = [np.array([0, 1, 2]), np.array([0, 1, 2, 3])]
+    m = mio.Mesh(np.zeros((4, 3)), [("polygon", rows)])
+    mio._core.validate(m._core_parts())
+    _, (offsets, indices) = m._core_parts()["cells"][0]
+    np.testing.assert_array_equal(offsets, [0, 3, 7])
+    np.testing.assert_array_equal(indices, [0, 1, 2, 0, 1, 2, 3])
