@@ -110,16 +110,16 @@ const ElementType* element_type(std::string_view name) {
 
 void Input::end_section(std::string_view name) {
   cur.skip_space();
-  const std::string want = "$End" + std::string(name);
+  const std::string want = std::string("$End").append(name);
   const char* at = cur.ptr();
   std::string_view l = io::TextCursor::trim(cur.line());
   if (l != want) cur.fail_expected(want, at);
 }
 
 void Input::skip_section(std::string_view name) {
-  const std::string want = "$End" + std::string(name);
+  const std::string want = std::string("$End").append(name);
   for (;;) {
-    if (cur.at_end()) fail("section $" + std::string(name) + " is not closed by " + want);
+    if (cur.at_end()) fail(std::string("section $").append(name) + " is not closed by " + want);
     std::string_view l = io::TextCursor::trim(cur.line());
     if (l == want) return;
   }
@@ -191,7 +191,7 @@ void ReadState::read_data(std::string_view section) {
   const bool node_data = section == "NodeData";
   const bool element_node = section == "ElementNodeData";
   if (node_data) require_nodes(section);
-  else if (!have_elements) in.fail("$" + std::string(section) + " before $Elements");
+  else if (!have_elements) in.fail(std::string("$").append(section) + " before $Elements");
 
   // String tags (the first one names the view), real tags (time), integer tags
   // (time step, number of components, number of entities[, partition]).
@@ -209,7 +209,7 @@ void ReadState::read_data(std::string_view section) {
   for (std::uint64_t i = 0; i < nreals; ++i) in.ascii<double>("real tag");
   auto nints = in.ascii<std::uint64_t>("number of integer tags");
   in.need(nints, 2, "integer tags");
-  if (nints < 3) in.fail("$" + std::string(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
+  if (nints < 3) in.fail(std::string("$").append(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
   std::int64_t ints[3] = {0, 0, 0};
   for (std::uint64_t i = 0; i < nints; ++i) {
     auto v = in.ascii<std::int64_t>("integer tag");
@@ -217,8 +217,8 @@ void ReadState::read_data(std::string_view section) {
   }
   if (nstrings == 0) name = "data";
   const std::int64_t ncomp = ints[1], nitems = ints[2];
-  if (ncomp < 1 || ncomp > 1024) in.fail("$" + std::string(section) + ": bad number of components " + std::to_string(ncomp));
-  if (nitems < 0) in.fail("$" + std::string(section) + ": bad number of entities " + std::to_string(nitems));
+  if (ncomp < 1 || ncomp > 1024) in.fail(std::string("$").append(section) + ": bad number of components " + std::to_string(ncomp));
+  if (nitems < 0) in.fail(std::string("$").append(section) + ": bad number of entities " + std::to_string(nitems));
   const auto nc = static_cast<std::size_t>(ncomp);
   const auto ni = static_cast<std::uint64_t>(nitems);
   if (in.binary) {

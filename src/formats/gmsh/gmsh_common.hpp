@@ -202,7 +202,7 @@ struct ReadState {
     return i;
   }
   void require_nodes(std::string_view section) const {
-    if (!nodes.built()) in.fail("$" + std::string(section) + " before $Nodes");
+    if (!nodes.built()) in.fail(std::string("$").append(section) + " before $Nodes");
   }
 
   Mesh finish();
