@@ -20,15 +20,17 @@ namespace meshioplusplus::vtk {
 
 namespace {
 
+// Names both VTK 9.1's vtkDataReader and meshio read where one exists: VTK 9.1 knows
+// "vtktypeint64"/"vtktypeuint64" but not the other vtktype* names meshio's 5.1 writer uses.
 const char* legacy_type_name(DType d, bool v51) {
   switch (d) {
-    case DType::int8: return v51 ? "vtktypeint8" : "char";
-    case DType::int16: return v51 ? "vtktypeint16" : "short";
-    case DType::int32: return v51 ? "vtktypeint32" : "int";
+    case DType::int8: return "signed_char";
+    case DType::int16: return "short";
+    case DType::int32: return "int";
     case DType::int64: return v51 ? "vtktypeint64" : "long";
-    case DType::uint8: return v51 ? "vtktypeuint8" : "unsigned_char";
-    case DType::uint16: return v51 ? "vtktypeuint16" : "unsigned_short";
-    case DType::uint32: return v51 ? "vtktypeuint32" : "unsigned_int";
+    case DType::uint8: return "unsigned_char";
+    case DType::uint16: return "unsigned_short";
+    case DType::uint32: return "unsigned_int";
     case DType::uint64: return v51 ? "vtktypeuint64" : "unsigned_long";
     case DType::float32: return "float";
     case DType::float64: break;
