@@ -36,7 +36,10 @@ const std::vector<RawType>& raw_types() {
       {7, "pyramid", {}},       {8, "line3", {}},          {9, "triangle6", {}},
       {10, "quad9", {}},        {11, "tetra10", {0, 1, 2, 3, 4, 5, 6, 7, 9, 8}},
       {12, "hexahedron27", {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15, 22, 23, 21, 24, 20, 25, 26}},
-      {13, "wedge18", {}},      {14, "pyramid14", {}},     {15, "vertex", {}},
+      // meshio 5.0 keeps Gmsh's order for wedge18, which is not VTK's
+      // (vtkBiQuadraticQuadraticWedge: edges as wedge15, then the centres of the quad faces
+      // (0,1,4,3), (1,2,5,4), (2,0,3,5)); we convert it like wedge15.
+      {13, "wedge18", {0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11, 15, 17, 16}},      {14, "pyramid14", {}},     {15, "vertex", {}},
       {16, "quad8", {}},
       {17, "hexahedron20", {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15}},
       {18, "wedge15", {0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11}},
