@@ -133,6 +133,11 @@ void Input::skip_section(std::string_view name) {
 
 void NodeMap::build(const std::vector<std::uint64_t>& tags, Input& in) {
   built_ = true;
+  // The usual case, tags 1..n in file order, needs no table at all.
+  count_ = tags.size();
+  identity_ = true;
+  for (std::size_t i = 0; i < tags.size() && identity_; ++i) identity_ = tags[i] == i + 1;
+  if (identity_) return;
   std::uint64_t max_tag = 0;
   for (std::uint64_t t : tags) max_tag = std::max(max_tag, t);
   // Dense when the table is at most ~2x the tag list (and so within the memory budget).
@@ -363,7 +368,7 @@ Mesh ReadState::finish() {
         auto e = entity_physicals.find({block_dim[b], block_entity[b]});
         if (e == entity_physicals.end() || std::find(e->second.begin(), e->second.end(), key.second) == e->second.end())
           continue;
-        for (std::size_t i = 0; i < blocks[b].size(); ++i) out[k++] = bases[b] + static_cast<std::int64_t>(i);
+        for (std::int64_t i = bases[b]; i < bases[b + 1]; ++i) out[k++] = i;
       }
     }
     r.canonicalize();
