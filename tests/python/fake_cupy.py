@@ -73,6 +73,9 @@ class FakeDeviceArray:
     def __len__(self):
         return len(self._h)
 
+    def __getitem__(self, index):
+        return FakeDeviceArray(self.log, np.asarray(self._h[index]))
+
     def __dlpack_device__(self):
         return (2, 0)
 

@@ -19,6 +19,12 @@ Beyond the spec, after HOOMD-blue (whose GPU buffers are valid only inside a con
 manager): nothing handed out here ever dangles. Every device array owns its memory; a
 payload is also a context manager whose exit synchronises its stream and releases the
 pinned staging buffers kept on ``refs`` (``payload.synchronize()`` does the same).
+
+Phase 2 (the spec's last section, issue 7): ``pinned_reads()`` installs a CuPy pinned-pool
+allocator through ``mio.use_allocator`` so readers fill page-locked buffers;
+``to_cupy(pinned=True)`` sends arrays lying in such buffers directly and stages the rest
+through one pooled pinned buffer; ``from_cupy(pinned=True)`` returns into pinned buffers
+owned by the returned Mesh. Pinned-ness never propagates through copies.
 """
 from __future__ import annotations
 
