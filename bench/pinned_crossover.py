@@ -37,8 +37,6 @@ import argparse
 import gc
 import json
 import os
-import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -47,7 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from gpu_common import gbps, load_cupy, run_meta, timed
+
 DEFAULT_SIZES = "64K,512K,4M,32M,256M,1G,4G"
 TARGET_GBPS = 40.0
 TARGET_MIN_BYTES = 1 << 30
@@ -111,25 +110,6 @@ def pinned_copy(mio, _gpu, cp, mesh, nbytes: int, read_max: int, workdir: Path):
     return mio.Mesh(pinned(mesh.points), [("tetra", pinned(mesh.cells[0].data))], point_data={"T": pinned(mesh.point_data["T"])},
                     cell_data={"rho": [pinned(mesh.cell_data["rho"][0])]}), "pinned_reads() allocator, filled by a copy"
 
-
-def timed(cases: dict, sync, repeats: int) -> dict:
-    """Median seconds per case; cases interleaved and rotated every repeat; one warm-up each."""
-    names = list(cases)
-    for name in names:
-        result = cases[name]()
-        sync()
-        del result
-    samples = {name: [] for name in names}
-    for r in range(repeats):
-        order = names[r % len(names):] + names[: r % len(names)]
-        for name in order:
-            sync()
-            t0 = time.perf_counter()
-            result = cases[name]()
-            sync()
-            samples[name].append(time.perf_counter() - t0)
-            del result
-    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def quiet(fn):
@@ -201,9 +181,6 @@ def bench_size(mio, _gpu, cp, nbytes: int, repeats: int, read_max: int, workdir:
     )
     return {"nominal": nbytes, "bytes": total, "source": source, "h2d": h2d, "d2h": d2h, "d2h_pinned_cold": cold_s, "staging": staging_line}
 
-
-def gbps(nbytes, seconds):
-    return nbytes / seconds / 1e9
 
 
 def crossover(results: list, direction: str, path: str, against: str = "pageable"):
@@ -284,40 +261,15 @@ def main(argv=None) -> int:
     json_path = md_path.with_suffix(".json")
     sizes = [parse_size(s) for s in args.sizes.split(",")]
 
-    if args.dry_run:
-        sys.path.insert(0, str(ROOT / "tests" / "python"))
-        import fake_cupy
-
-        cp = fake_cupy.make()
-        sys.modules["cupy"] = cp
-        pool = type("Pool", (), {"free_all_blocks": lambda self: None})()
-        cp.get_default_memory_pool = cp.get_default_pinned_memory_pool = lambda: pool
-        device = "no device (dry run)"
-    else:
-        try:
-            import cupy as cp
-        except ImportError as exc:
-            print(f"pinned_crossover: CuPy is not importable ({exc}); install the cupy-cudaXXx wheel of your toolkit", file=sys.stderr)
-            return 2
-        if cp.cuda.runtime.getDeviceCount() < 1:
-            print("pinned_crossover: CuPy is installed but no CUDA device answers", file=sys.stderr)
-            return 2
-        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.runtime.getDevice())
-        name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-        device = f"{name} (device {cp.cuda.runtime.getDevice()})"
+    loaded = load_cupy("pinned_crossover", args.dry_run)
+    if loaded is None:
+        return 2
+    cp, device = loaded
 
     import meshioplusplus as mio
     from meshioplusplus import _gpu
 
-    meta = {
-        "when": time.strftime("%Y-%m-%d %H:%M"),
-        "device": device,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "cupy": getattr(cp, "__version__", "?"),
-        "repeats": args.repeats,
-        "dry_run": args.dry_run,
-    }
+    meta = run_meta(cp, device, args)
     results: list = []
     start = time.perf_counter()
     last = None  # (bytes, seconds) of the previous size
