@@ -107,9 +107,11 @@ WRITE_CASES = [
 
 
 # --- timing ---------------------------------------------------------------------------
-def interleaved(fa, fb, reps: int):
-    """Median seconds of fa and fb, run alternately after one warm-up each."""
-    fa(), fb()
+def interleaved(fa, fb, reps: int, budget: float = 40.0):
+    """Median seconds of fa and fb, run alternately after one warm-up each. Slow cases get
+    fewer repetitions (never under 3) so that one case stays near `budget` seconds."""
+    t = time.perf_counter(); fa(); fb(); warm = time.perf_counter() - t
+    reps = max(3, min(reps, int(budget / max(warm, 1e-9))))
     ta, tb = [], []
     for _ in range(reps):
         t = time.perf_counter(); fa(); ta.append(time.perf_counter() - t)
