@@ -324,3 +324,49 @@ def test_keywords_and_errors(tmp_path):
     bad.write_bytes((tmp_path / "a.msh").read_bytes().replace(b"$EndNodes", b"$EndNodez"))
     with pytest.raises(mio.ReadError, match=r"bad\.msh: line \d+ .*expected \$EndNodes"):
         mio.read(bad)
+
+
+def _large_triangle_mesh(n=40_000):
+    rng = np.random.default_rng(3)
+    points = rng.random((n + 2, 3))
+    tris = np.stack([np.arange(n), np.arange(n) + 1, np.arange(n) + 2], axis=1)
+    return mio.Mesh(points, [("triangle", tris)])
+
+
+def test_large_ascii_blocks_parsed_in_parallel_equal_the_binary_read(tmp_path):
+    # Blocks of 32768+ rows are cut at line starts and parsed on several threads.
+    mesh = _large_triangle_mesh()
+    ascii_path, binary_path = tmp_path / "a.msh", tmp_path / "b.msh"
+    mio.write(ascii_path, mesh, "gmsh", binary=False)
+    mio.write(binary_path, mesh, "gmsh", binary=True)
+    a, b = mio.read(ascii_path), mio.read(binary_path)
+    np.testing.assert_array_equal(a.cells[0].data, mesh.cells[0].data)
+    np.testing.assert_array_equal(a.cells[0].data, b.cells[0].data)
+
+
+def test_large_ascii_block_whose_rows_span_lines_still_reads_right(tmp_path):
+    # The spec separates values by whitespace, not lines: rows wrapped over two lines make
+    # the line cut wrong, which the reader must detect and fall back from.
+    mesh = _large_triangle_mesh()
+    path = tmp_path / "wrapped.msh"
+    mio.write(path, mesh, "gmsh", binary=False)
+    text = path.read_text()
+    head, rest = text.split("$Elements\n", 1)
+    body, tail = rest.split("$EndElements\n", 1)
+    lines = body.splitlines()
+    header, rows = lines[:2], lines[2:]
+    wrapped = [r.replace(" ", "\n", 1) if i % 3 == 0 else r for i, r in enumerate(rows)]
+    path.write_text(head + "$Elements\n" + "\n".join(header + wrapped) + "\n$EndElements\n" + tail)
+    np.testing.assert_array_equal(mio.read(path).cells[0].data, mesh.cells[0].data)
+
+
+def test_bad_token_in_a_late_parallel_chunk_names_its_line(tmp_path):
+    mesh = _large_triangle_mesh()
+    path = tmp_path / "bad.msh"
+    mio.write(path, mesh, "gmsh", binary=False)
+    lines = path.read_text().splitlines(keepends=True)
+    target = len(lines) - 10  # an element row near the end: the last chunk
+    lines[target] = lines[target].replace(" ", " x", 1)
+    path.write_text("".join(lines))
+    with pytest.raises(mio.ReadError, match=rf"line {target + 1}\b"):
+        mio.read(path)

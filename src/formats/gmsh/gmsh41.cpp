@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/codec/parallel.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -166,6 +167,80 @@ void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std
   }
 }
 
+// ASCII element rows "elementTag nodeTag..." of one block into `c` (m rows of k ours-ordered
+// indices), from the cursor. Returns the end of the rows.
+const char* ascii_rows(ReadState& st, const ElementType& t, const char* p, std::size_t rows, std::int64_t* c,
+                       std::uint64_t* tags) {
+  const char* end = st.in.cur.end();
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  std::uint64_t v = 0;
+  for (std::size_t e = 0; e < rows; ++e) {
+    if (!fast_uint(p, end, v)) st.in.cur.fail_expected("element tag", p);
+    tags[e] = v;
+    std::int64_t* row = c + e * k;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!fast_uint(p, end, v)) st.in.cur.fail_expected("node tag", p);
+      const std::int64_t idx = st.nodes.find(v);
+      if (idx < 0) st.node_index(v, p - 1);  // throws, naming where
+      row[t.to_ours(static_cast<int>(i))] = idx;
+    }
+  }
+  return p;
+}
+
+// A large block is parsed in parallel: Gmsh writes one element per line, so the text is
+// cut at line starts (found by one memchr pass) and each chunk parsed on its own thread.
+// Lines need not be elements by the spec, so the cut is verified afterwards: each chunk
+// must end exactly where the next one began. If not, or if any chunk fails, the block is
+// parsed again sequentially, which also gives the exact error for bad input.
+void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* c) {
+  Input& in = st.in;
+  const char* p = in.cur.ptr();
+  const char* end = in.cur.end();
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  std::vector<std::uint64_t> tags(m);
+  constexpr std::size_t kParallelRows = 1 << 15;
+  const unsigned threads = codec::resolve_threads(0);
+  bool done = false;
+  if (m >= kParallelRows && threads > 1) {
+    while (p != end && io::is_space(*p)) ++p;
+    const std::size_t chunks = std::min<std::size_t>(threads, 8);
+    std::vector<std::size_t> first_row(chunks + 1);
+    std::vector<const char*> start(chunks + 1, nullptr), stop(chunks, nullptr);
+    for (std::size_t j = 0; j <= chunks; ++j) first_row[j] = m * j / chunks;
+    start[0] = p;
+    const char* q = p;
+    std::size_t line = 0, next = 1;
+    while (next < chunks && q < end) {
+      const void* nl = std::memchr(q, '\n', static_cast<std::size_t>(end - q));
+      if (!nl) break;
+      q = static_cast<const char*>(nl) + 1;
+      if (++line == first_row[next]) start[next++] = q;
+    }
+    if (next == chunks) {
+      try {
+        codec::parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) {
+          const std::size_t r0 = first_row[j];
+          stop[j] = ascii_rows(st, t, start[j], first_row[j + 1] - r0, c + r0 * k, tags.data() + r0);
+        });
+        done = true;
+        for (std::size_t j = 0; j + 1 < chunks && done; ++j) {
+          const char* s = stop[j];
+          while (s != end && io::is_space(*s)) ++s;
+          done = s == start[j + 1];
+        }
+        if (done) p = stop[chunks - 1];
+      } catch (const ReadError&) {
+        done = false;  // reparse below for the exact, sequential error
+      }
+    }
+    if (!done) p = in.cur.ptr();
+  }
+  if (!done) p = ascii_rows(st, t, p, m, c, tags.data());
+  for (std::uint64_t tag : tags) st.element_tags.push(tag);
+  in.cur.seek(static_cast<std::size_t>(p - (in.cur.ptr() - in.cur.offset())));
+}
+
 void read_elements(ReadState& st) {
   Input& in = st.in;
   st.require_nodes("Elements");
@@ -197,22 +272,7 @@ void read_elements(ReadState& st) {
       if (in.size_bytes == 8) element_rows_binary<std::uint64_t>(st, *t, m, c);
       else element_rows_binary<std::uint32_t>(st, *t, m, c);
     } else {
-      const char* p = in.cur.ptr();
-      const char* end = in.cur.end();
-      const char* base = p - in.cur.offset();
-      std::uint64_t v = 0;
-      for (std::size_t e = 0; e < m; ++e) {
-        if (!fast_uint(p, end, v)) in.cur.fail_expected("element tag", p);
-        st.element_tags.push(v);
-        std::int64_t* row = c + e * k;
-        for (std::size_t i = 0; i < k; ++i) {
-          if (!fast_uint(p, end, v)) in.cur.fail_expected("node tag", p);
-          const std::int64_t idx = st.nodes.find(v);
-          if (idx < 0) st.node_index(v, p - 1);  // throws, naming where
-          row[t->to_ours(static_cast<int>(i))] = idx;
-        }
-      }
-      in.cur.seek(static_cast<std::size_t>(p - base));
+      read_ascii_rows(st, *t, m, c);
     }
     total += count;
     st.blocks.push_back(CellBlock::rectangular(std::string(t->name), std::move(conn)));
