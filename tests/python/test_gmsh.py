@@ -370,3 +370,19 @@ def test_bad_token_in_a_late_parallel_chunk_names_its_line(tmp_path):
     path.write_text("".join(lines))
     with pytest.raises(mio.ReadError, match=rf"line {target + 1}\b"):
         mio.read(path)
+
+
+def test_bad_node_tags_in_two_parallel_binary_chunks_report_the_first_in_the_file(tmp_path):
+    mesh = _large_triangle_mesh()
+    path = tmp_path / "bad.msh"
+    mio.write(path, mesh, "gmsh", binary=True)
+    data = bytearray(path.read_bytes())
+    rows = data.index(b"$Elements\n") + len(b"$Elements\n") + 4 * 8 + 3 * 4 + 8  # section + block headers
+    assert int.from_bytes(data[rows - 8 : rows], "little") == 40_000  # the block's element count
+    first, late = rows + 10 * 32 + 8, rows + 39_990 * 32 + 8  # node 0 of rows 10 and 39990
+    data[first : first + 8] = (10**12).to_bytes(8, "little")
+    data[late : late + 8] = (10**12 + 1).to_bytes(8, "little")
+    path.write_bytes(bytes(data))
+    for _ in range(5):  # whatever the thread timing
+        with pytest.raises(mio.ReadError, match="node tag 1000000000000 does not exist"):
+            mio.read(path)

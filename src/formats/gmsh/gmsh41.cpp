@@ -131,7 +131,8 @@ void read_nodes(ReadState& st) {
 // (`Swap`), to our node order (`Permuted`); templated so the inner loop has no branches
 // but the lookup's.
 template <class U, bool Swap, bool Permuted>
-void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn, const char* p) {
+void element_rows_binary(const ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn, const char* p,
+                         std::uint64_t* tags) {
   const std::size_t k = static_cast<std::size_t>(t.num_nodes);
   auto load = [](const char* q) {
     U v;
@@ -140,7 +141,7 @@ void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std
     return static_cast<std::uint64_t>(v);
   };
   for (std::size_t e = 0; e < m; ++e) {
-    st.element_tags.push(load(p));
+    tags[e] = load(p);
     p += sizeof(U);
     std::int64_t* row = conn + e * k;
     for (std::size_t i = 0; i < k; ++i, p += sizeof(U)) {
@@ -152,19 +153,39 @@ void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std
   }
 }
 
+// Rows have a fixed size in binary, so a large block splits into row ranges parsed on all
+// cores. A bad node tag throws from its chunk; the block is then parsed again in order so
+// the error reported is the first one in the file, whatever the thread timing.
 template <class U>
 void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn) {
   Input& in = st.in;
   const std::size_t k = static_cast<std::size_t>(t.num_nodes);
-  const char* p = in.take(m * (k + 1) * sizeof(U), "element rows");
+  const std::size_t row_bytes = (k + 1) * sizeof(U);
+  const char* p = in.take(m * row_bytes, "element rows");
   const bool swap = in.little != io::host_is_little_endian();
-  if (swap) {
-    if (t.permuted) element_rows_binary<U, true, true>(st, t, m, conn, p);
-    else element_rows_binary<U, true, false>(st, t, m, conn, p);
-  } else {
-    if (t.permuted) element_rows_binary<U, false, true>(st, t, m, conn, p);
-    else element_rows_binary<U, false, false>(st, t, m, conn, p);
+  auto rows = [&](std::size_t r0, std::size_t r1, std::uint64_t* tags) {
+    const char* q = p + r0 * row_bytes;
+    std::int64_t* c = conn + r0 * k;
+    if (swap) {
+      if (t.permuted) element_rows_binary<U, true, true>(st, t, r1 - r0, c, q, tags + r0);
+      else element_rows_binary<U, true, false>(st, t, r1 - r0, c, q, tags + r0);
+    } else {
+      if (t.permuted) element_rows_binary<U, false, true>(st, t, r1 - r0, c, q, tags + r0);
+      else element_rows_binary<U, false, false>(st, t, r1 - r0, c, q, tags + r0);
+    }
+  };
+  std::vector<std::uint64_t> tags(m);
+  constexpr std::size_t kParallelRows = 1 << 15;
+  const unsigned threads = m >= kParallelRows ? codec::resolve_threads(0) : 1;
+  try {
+    const std::size_t chunks = std::min<std::size_t>(threads, 8);
+    codec::parallel_for(chunks, static_cast<unsigned>(chunks),
+                        [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, tags.data()); });
+  } catch (const ReadError&) {
+    if (threads == 1) throw;
+    rows(0, m, tags.data());  // throws the first error in file order
   }
+  for (std::uint64_t tag : tags) st.element_tags.push(tag);
 }
 
 // ASCII element rows "elementTag nodeTag..." of one block into `c` (m rows of k ours-ordered
