@@ -4,6 +4,6 @@ SetFactory("OpenCASCADE");
 Box(1) = {0, 0, 0, 1, 1, 1};
 Physical Volume("solid", 1) = {1};
 Physical Surface("skin", 2) = {1, 2, 3, 4, 5, 6};
-Mesh.CharacteristicLengthMin = 0.0175;
-Mesh.CharacteristicLengthMax = 0.0175;
+Mesh.CharacteristicLengthMin = 0.0158;
+Mesh.CharacteristicLengthMax = 0.0158;
 Mesh.Algorithm3D = 10;  // HXT: parallel and fast
