@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzzes one reader with libFuzzer (clang-14, ASan + UBSan) for a given time.
+#
+#   tools/fuzz.sh FORMAT SECONDS [extra libFuzzer flags...]
+#   tools/fuzz.sh --list                      the formats that have a fuzz target
+#
+# Builds build-fuzz/ (MESHIOPP_FUZZ=ON) once, seeds build-fuzz/corpus/FORMAT/ from
+# tests/data/FORMAT/, tests/fuzz/seeds/FORMAT/ and tests/fuzz/regressions/FORMAT/, uses
+# tests/fuzz/dicts/FORMAT.dict when present, and writes crashes to
+# build-fuzz/artifacts/FORMAT/. The corpus grows across runs. The last lines of the log
+# (build-fuzz/logs/FORMAT-<date>.log) give the number of executions; the summary line
+# "fuzz: FORMAT SECONDS s, N execs, K findings" is appended to build-fuzz/logs/totals.txt.
+#
+# A finding: minimize it (build-fuzz/fuzz_FORMAT -minimize_crash=1 -runs=100000 FILE), copy
+# the minimized input to tests/fuzz/regressions/FORMAT/issue-<n>-<what> and fix the reader;
+# ctest replays that folder on every run (fuzz_regressions_FORMAT).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${MESHIOPP_FUZZ_BUILD:-build-fuzz}
+JOBS=${JOBS:-2}
+
+configure() {
+  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DMESHIOPP_FUZZ=ON -DMESHIOPP_BUILD_TESTS=OFF -DMESHIOPP_BUILD_PYTHON=OFF -DMESHIOPP_BUILD_CLI=OFF >/dev/null
+  fi
+}
+
+if [ "${1:-}" = "--list" ]; then
+  configure
+  cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'
+  exit 0
+fi
+if [ $# -lt 2 ]; then
+  echo "usage: tools/fuzz.sh FORMAT SECONDS [libFuzzer flags...] | tools/fuzz.sh --list" >&2
+  exit 2
+fi
+FORMAT=$1
+SECONDS_TO_RUN=$2
+shift 2
+
+configure
+cmake --build "$BUILD" -j"$JOBS" --target "fuzz_$FORMAT"
+
+corpus="$BUILD/corpus/$FORMAT"
+artifacts="$BUILD/artifacts/$FORMAT"
+logs="$BUILD/logs"
+mkdir -p "$corpus" "$artifacts" "$logs"
+for seeds in "tests/data/$FORMAT" "tests/fuzz/seeds/$FORMAT" "tests/fuzz/regressions/$FORMAT"; do
+  [ -d "$seeds" ] && find "$seeds" -maxdepth 1 -type f ! -name 'README*' -exec cp -n {} "$corpus/" \;
+done
+flags=(-max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=1024
+       -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/")
+[ -f "tests/fuzz/dicts/$FORMAT.dict" ] && flags+=(-dict="tests/fuzz/dicts/$FORMAT.dict")
+
+log="$logs/$FORMAT-$(date +%Y%m%d-%H%M%S).log"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+echo "fuzz: $FORMAT for $SECONDS_TO_RUN s, log $log"
+set +e
+"$BUILD/fuzz_$FORMAT" "${flags[@]}" "$@" "$corpus" >"$log" 2>&1
+rc=$?
+set -e
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+findings=$(find "$artifacts" -type f | wc -l)
+line="fuzz: $FORMAT $SECONDS_TO_RUN s, ${execs:-?} execs, exit $rc, $findings findings in $artifacts"
+echo "$line" | tee -a "$logs/totals.txt"
+tail -n 5 "$log"
+exit $rc
