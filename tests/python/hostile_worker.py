@@ -1,6 +1,12 @@
-"""Subprocess half of the truncation-and-corruption sweep (test_hostile_sweep.py).
+"""Subprocess half of the truncation-and-corruption sweep (test_hostile_sweep.py) and of
+the header-lie test (test_hostile_header_lies.py).
 
     python hostile_worker.py FORMAT FIXTURE RESULT_JSON [AS_LIMIT_BYTES]
+    python hostile_worker.py --files FORMAT RESULT_JSON AS_LIMIT_BYTES FILE...
+
+The second form reads each FILE once, through a counting allocator (mio.use_allocator),
+and records per file: outcome ("mesh", "ReadError" or "<Exception>: message"), CPU and
+wall seconds, and the largest buffer the core asked for.
 
 Reads every case of hostile.cases(FIXTURE) with mio.read(..., FORMAT) under an address-space
 limit, and writes {"cases", "mesh", "read_error", "failures": [...]} to RESULT_JSON. A case
@@ -22,6 +28,45 @@ sys.path.insert(0, str(Path(__file__).parent))
 import meshioplusplus as mio  # noqa: E402
 
 import hostile  # noqa: E402
+
+
+def read_files():
+    import ctypes
+
+    fmt, result, limit, files = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    held, requests = {}, []
+
+    def alloc(n):
+        requests.append(n)
+        buf = ctypes.create_string_buffer(max(n, 1))
+        held[ctypes.addressof(buf)] = buf
+        return ctypes.addressof(buf)
+
+    def free(address, n):
+        held.pop(address)
+
+    out = {}
+    for path in files:
+        print(path, flush=True)
+        requests.clear()
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            with mio.use_allocator(alloc, free):
+                mio.read(path, fmt)
+            outcome = "mesh"
+        except mio.ReadError as e:
+            outcome = "ReadError: " + str(e)
+        except BaseException as e:  # noqa: BLE001 - anything else is the finding
+            outcome = f"{type(e).__name__}: {e}"
+        out[path] = {
+            "outcome": outcome,
+            "cpu": time.thread_time() - c0,
+            "wall": time.perf_counter() - t0,
+            "max_request": max(requests, default=0),
+        }
+    with open(result, "w") as f:
+        json.dump(out, f)
 
 
 def main():
@@ -57,4 +102,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    read_files() if sys.argv[1] == "--files" else main()
