@@ -60,5 +60,13 @@ fuzz-smoke: setup
 demo: build
 	$(PY) examples/demo.py
 
+# Benchmarks against meshio (not part of make test): inputs made by gmsh from bench/geo/,
+# results under bench/results/ (Markdown table + PNG), plus the C++ micro-benchmarks.
+bench: build
+	cmake -S . -B $(BUILD) -DMESHIOPP_BUILD_BENCH=ON >/dev/null
+	cmake --build $(BUILD) --target bench_primitives -j$(JOBS)
+	$(BUILD)/bench_primitives --benchmark_min_time=0.2 | tee bench/results/primitives-latest.txt
+	$(PY) bench/run.py
+
 clean:
 	rm -rf $(BUILD) build-* src/python/*.egg-info

@@ -4,6 +4,7 @@
 
 #include "formats/gmsh/gmsh.hpp"
 
+#include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
 namespace meshioplusplus {
@@ -12,6 +13,7 @@ const std::vector<Format>& formats() {
   static const std::vector<Format> all = {
       gmsh_format(),
       vtu_format(),
+      vtk_format(),
   };
   return all;
 }

@@ -267,7 +267,7 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     const std::string bytes = slurp(path);
     const std::string probe = tmp_path("fuzz_probe.vtu");
     // Every prefix (a mesh is acceptable only for prefixes that keep the whole document).
-    const std::size_t step = bytes.size() / 1500 + 1;
+    const std::size_t step = bytes.size() / 300 + 1;
     for (std::size_t len = 0; len < bytes.size(); len += step) {
       spit(probe, bytes.substr(0, len));
       const std::string outcome = read_outcome(probe, "vtu");
@@ -277,8 +277,8 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
       ++files;
     }
     // Single-byte corruptions at a spread of positions.
-    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 400 + 1) {
-      for (unsigned char x : {0x01, 0x20, 0x80, 0xff}) {
+    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 100 + 1) {
+      for (unsigned char x : {0x01, 0x80}) {
         std::string c = bytes;
         c[at] = static_cast<char>(c[at] ^ x);
         spit(probe, c);
@@ -290,5 +290,70 @@ TEST(VtuFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
       }
     }
   }
-  EXPECT_GT(files, 1000u);
+  EXPECT_GT(files, 500u);
+}
+
+// --- fixtures written by VTK 9.1 (tests/data/vtu/README.md) ----------------------------
+
+namespace {
+
+const char* kFixtures[] = {
+    "appended_b64_raw_UInt32.vtu", "appended_b64_raw_UInt64.vtu", "appended_b64_zlib_UInt32.vtu",
+    "appended_b64_zlib_UInt64.vtu", "appended_raw_UInt32.vtu", "appended_raw_UInt64.vtu",
+    "appended_zlib_UInt32.vtu", "appended_zlib_UInt64.vtu", "big_endian.vtu",
+    "binary_raw_UInt32.vtu", "binary_raw_UInt64.vtu", "binary_zlib_UInt32.vtu", "binary_zlib_UInt64.vtu",
+};
+
+std::string fixture(const std::string& name) { return std::string(MESHIOPP_TEST_DATA) + "/" + name; }
+
+}  // namespace
+
+TEST(VtuFixtures, EveryVtkEncodingReadsToTheSameMesh) {
+  // VTK's ASCII writer rounds floats (11 digits): the exact reference is a binary file.
+  const mpp::Mesh ref = mpp::read(fixture("vtu/binary_raw_UInt64.vtu"));
+  const mpp::Mesh ascii = mpp::read(fixture("vtu/ascii_raw_UInt64.vtu"));
+  EXPECT_EQ(ascii.cells.size(), ref.cells.size());
+  EXPECT_NEAR(ascii.points.value_as_double(5), ref.points.value_as_double(5), 1e-10);
+  // What VTK wrote: 6 cells in 5 blocks, the wedge reordered to meshio's order.
+  std::vector<std::string> types;
+  for (const auto& b : ref.cells) types.push_back(b.type + ":" + std::to_string(b.size()));
+  EXPECT_EQ(types, (std::vector<std::string>{"hexahedron:2", "wedge:1", "triangle:2", "polyhedron:1"}));
+  EXPECT_EQ(compare_arrays("wedge", ref.cells[1].connectivity, i64({0, 3, 1, 6, 9, 7}, {1, 6}), false), "");
+  EXPECT_EQ(ref.point_data.at("ids").dtype(), mpp::DType::int32);
+  EXPECT_EQ(ref.cell_data.at("c2")[0].shape(), (NDArray::Shape{2, 2}));
+  EXPECT_EQ(ref.field_data.at("TIME").value_as_double(0), 2.5);
+  for (const char* name : kFixtures) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(compare_meshes(ref, mpp::read(fixture(std::string("vtu/") + name))), "");
+  }
+  for (const char* name : {"vtk42_binary.vtk", "vtk51_binary.vtk"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(compare_meshes(ref, mpp::read(fixture(std::string("vtk/") + name))), "");
+  }
+}
+
+TEST(VtuFixtures, EveryTruncatedPrefixIsAMeshOrReadError) {
+  const std::string probe_vtu = tmp_path("prefix.vtu"), probe_vtk = tmp_path("prefix.vtk");
+  std::vector<std::string> files = {"vtu/appended_zlib_UInt32.vtu", "vtu/binary_zlib_UInt64.vtu", "vtu/big_endian.vtu",
+                                    "vtk/vtk42_binary.vtk", "vtk/vtk51_ascii.vtk"};
+  for (const auto& f : files) {
+    const std::string bytes = slurp(fixture(f));
+    const bool legacy = f.rfind("vtk/", 0) == 0;
+    const std::string& probe = legacy ? probe_vtk : probe_vtu;
+    for (std::size_t len = 0; len < bytes.size(); len += bytes.size() / 250 + 1) {
+      spit(probe, bytes.substr(0, len));
+      const std::string outcome = read_outcome(probe, legacy ? "vtk" : "vtu");
+      if (outcome != "mesh") {
+        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+      }
+    }
+  }
+}
+
+TEST(VtuMalformed, DataBeforeOrAfterInformationKeyChildren) {
+  const std::string key = "<InformationKey name=\"L2_NORM_RANGE\" location=\"vtkDataArray\" length=\"1\"><Value index=\"0\">7</Value></InformationKey>";
+  EXPECT_EQ(read_text(replaced(kGood, ">0 1 2<", ">0 1 2" + key + "<")), "mesh");
+  EXPECT_EQ(read_text(replaced(kGood, ">0 1 2<", ">" + key + "0 1 2<")), "mesh");
+  const std::string twice = read_text(replaced(kGood, ">0 1 2<", ">0 1" + key + "2<"));
+  EXPECT_NE(twice.find("holds text in more than one place"), std::string::npos) << twice;
 }

@@ -188,3 +188,99 @@ def test_bad_meshes_raise_value_error_naming_the_array(change, message):
     change(m)
     with pytest.raises(ValueError, match=message):
         mio._core.validate(m._core_parts())
+
+
+# --- real reads -------------------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def all_arrays(mesh):
+    out = [mesh.points]
+    for block in mesh.cells:
+        out += block.data if isinstance(block.data, list) else [block.data]
+    out += list(mesh.point_data.values()) + [a for v in mesh.cell_data.values() for a in v]
+    out += list(mesh.field_data.values()) + [r.entries for r in mesh.regions]
+    return out
+
+
+def owner_of(array):
+    """The capsule (or ndarray chain end) that owns an array's memory."""
+    base = array
+    while isinstance(base, np.ndarray) and base.base is not None:
+        base = base.base
+    return base
+
+
+@pytest.mark.parametrize("fixture", ["gmsh/box3d_o2_msh41.msh", "gmsh/square2d_msh41_bin.msh", "gmsh/square2d_msh22.msh"])
+def test_every_array_of_a_read_is_a_core_buffer_allocated_once(fixture):
+    arena = NumpyArena()
+    with mio.use_allocator(arena.alloc, arena.free):
+        mesh = mio.read(DATA / fixture)
+    arrays = all_arrays(mesh)
+    assert len(arrays) > 5
+    owners = {id(owner_of(a)): owner_of(a) for a in arrays}
+    for a in arrays:
+        assert type(owner_of(a)).__name__ == "PyCapsule", "every array's memory is owned by a core capsule"
+        assert arena.owns(a), "every array lives in memory the allocator handed out"
+    # One allocation per returned buffer: the reader allocates nothing else through the hook
+    # that survives, and nothing is copied afterwards.
+    assert arena.allocs - arena.frees == len(owners)
+    del mesh, arrays, owners, a
+    churn()
+    assert arena.frees == arena.allocs and arena.freed_twice == 0
+
+
+def test_read_arrays_stay_valid_after_the_mesh_is_gone():
+    mesh = mio.read(DATA / "gmsh/box3d_o2_msh41.msh")
+    points, conn = mesh.points, mesh.cells[-1].data
+    expected_points, expected_conn = points.copy(), conn.copy()
+    del mesh
+    churn()
+    np.testing.assert_array_equal(points, expected_points)
+    np.testing.assert_array_equal(conn, expected_conn)
+    points[0, 0] = 123.0  # writeable
+    assert points[0, 0] == 123.0
+
+
+def test_read_releases_the_gil(tmp_path):
+    import threading
+    import time
+
+    big = mio.Mesh(np.random.default_rng(0).random((300_000, 3)), [("vertex", np.arange(300_000).reshape(-1, 1))])
+    path = tmp_path / "big.msh"
+    mio.write(path, big, "gmsh", binary=False)
+    sys.setswitchinterval(0.0005)
+    try:
+        t0 = time.perf_counter()
+        mio.read(path)
+        alone = time.perf_counter() - t0
+        ticks = 0
+        worker = threading.Thread(target=mio.read, args=(path,))
+        worker.start()
+        while worker.is_alive():
+            ticks += 1
+            time.sleep(0)
+        worker.join()
+    finally:
+        sys.setswitchinterval(0.005)
+    # With the GIL held for the whole parse this loop could not run during it; released,
+    # it spins thousands of times.
+    assert alone > 0.02
+    assert ticks > 200, f"main thread ran {ticks} times during a {alone:.3f}s read"
+
+
+def test_ragged_data_where_a_rectangular_block_is_needed_names_the_block():
+    m = mio.Mesh(np.zeros((4, 3)), [("line", [[0, 1]]), ("triangle", [[0, 1, 2], [0, 1]])])
+    with pytest.raises(ValueError, match=r"cells\[1\] \(triangle\): only polygon and polyhedron blocks may be ragged"):
+        mio._core.validate(m._core_parts())
+
+
+def test_ragged_polygons_cross_the_boundary_as_offsets_and_indices():
+    rows = [np.array([0, 1, 2]), np.array([0, 1, 2, 3])]
+    m = mio.Mesh(np.zeros((4, 3)), [("polygon", rows)])
+    mio._core.validate(m._core_parts())
+    _, (offsets, indices) = m._core_parts()["cells"][0]
+    np.testing.assert_array_equal(offsets, [0, 3, 7])
+    np.testing.assert_array_equal(indices, [0, 1, 2, 0, 1, 2, 3])

@@ -53,12 +53,20 @@ std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std
   return err;
 }
 
-std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level) {
-  uLongf bound = compressBound(static_cast<uLong>(nbytes));
-  std::vector<unsigned char> out(bound);
-  const int rc = compress2(out.data(), &bound, static_cast<const Bytef*>(data), static_cast<uLong>(nbytes), level);
-  if (rc != Z_OK) throw std::runtime_error("zlib compress2 failed (" + std::to_string(rc) + ")");
-  out.resize(bound);
+std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle) {
+  z_stream zs{};
+  if (deflateInit2(&zs, level, Z_DEFLATED, 15, 8, rle ? Z_RLE : Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib deflateInit2 failed");
+  std::vector<unsigned char> out(deflateBound(&zs, static_cast<uLong>(nbytes)));
+  zs.next_in = const_cast<Bytef*>(static_cast<const Bytef*>(data));
+  zs.avail_in = static_cast<uInt>(nbytes);
+  zs.next_out = out.data();
+  zs.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&zs, Z_FINISH);  // one call: the output buffer holds the bound
+  const std::size_t produced = out.size() - zs.avail_out;
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) throw std::runtime_error("zlib deflate failed (" + std::to_string(rc) + ")");
+  out.resize(produced);
   return out;
 }
 
@@ -70,21 +78,22 @@ std::string zlib_inflate(const void*, std::size_t, void*, std::size_t) {
   throw std::runtime_error("meshio++ was built without zlib");
 }
 
-std::vector<unsigned char> zlib_compress(const void*, std::size_t, int) {
+std::vector<unsigned char> zlib_compress(const void*, std::size_t, int, bool) {
   throw std::runtime_error("meshio++ was built without zlib");
 }
 
 #endif
 
 std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
-                                                             std::size_t block_size, int level, unsigned threads) {
+                                                             std::size_t block_size, int level, unsigned threads,
+                                                             bool rle) {
   if (block_size == 0) throw std::invalid_argument("zlib_compress_blocks: block_size is 0");
   const std::size_t nblocks = (nbytes + block_size - 1) / block_size;
   std::vector<std::vector<unsigned char>> blocks(nblocks);
   const auto* bytes = static_cast<const unsigned char*>(data);
   parallel_for(nblocks, threads, [&](std::size_t k) {
     const std::size_t begin = k * block_size;
-    blocks[k] = zlib_compress(bytes + begin, std::min(block_size, nbytes - begin), level);
+    blocks[k] = zlib_compress(bytes + begin, std::min(block_size, nbytes - begin), level, rle);
   });
   return blocks;
 }

@@ -21,12 +21,16 @@ bool zlib_available();
 std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes);
 
 // Compresses `nbytes` bytes at `data` (one zlib stream) at `level` (0..9, -1 = default).
-std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level);
+// `rle` selects zlib's Z_RLE strategy (run-length matches only): about twice as fast as
+// level 1 on mesh arrays (int64 indices, doubles) for a ~3% larger output, and still a
+// plain zlib stream that any inflater (VTK, meshio) reads.
+std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle = false);
 
 // Compresses data[0, nbytes) in blocks of `block_size` bytes (the last one shorter), each
 // an independent zlib stream, on up to `threads` threads. The output never depends on the
 // thread count.
 std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
-                                                             std::size_t block_size, int level, unsigned threads);
+                                                             std::size_t block_size, int level, unsigned threads,
+                                                             bool rle = false);
 
 }  // namespace meshioplusplus::codec

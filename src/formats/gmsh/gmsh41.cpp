@@ -102,7 +102,11 @@ void read_nodes(ReadState& st) {
           for (std::size_t c = 0; c < 3; ++c) xyz[3 * (filled + i) + c] = io::load<double>(p + 8 * (i * ncoord + c), in.little);
       }
     } else {
-      for (std::size_t i = 0; i < m; ++i) st.node_tags[filled + i] = in.cur.number<std::uint64_t>("node tag");
+      const char* p = in.cur.ptr();
+      const char* base = p - in.cur.offset();
+      for (std::size_t i = 0; i < m; ++i)
+        if (!fast_uint(p, in.cur.end(), st.node_tags[filled + i])) in.cur.fail_expected("node tag", p);
+      in.cur.seek(static_cast<std::size_t>(p - base));
       for (std::size_t i = 0; i < m; ++i) {
         double* x = xyz + 3 * (filled + i);
         x[0] = in.cur.number<double>("x coordinate");
@@ -122,21 +126,43 @@ void read_nodes(ReadState& st) {
   in.end_section("Nodes");
 }
 
+// Element rows of one binary block: tags and nodes of `U`, in the file's byte order
+// (`Swap`), to our node order (`Permuted`); templated so the inner loop has no branches
+// but the lookup's.
+template <class U, bool Swap, bool Permuted>
+void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn, const char* p) {
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  auto load = [](const char* q) {
+    U v;
+    std::memcpy(&v, q, sizeof v);
+    if constexpr (Swap) io::byteswap_inplace(&v, 1, sizeof v);
+    return static_cast<std::uint64_t>(v);
+  };
+  for (std::size_t e = 0; e < m; ++e) {
+    st.element_tags.push(load(p));
+    p += sizeof(U);
+    std::int64_t* row = conn + e * k;
+    for (std::size_t i = 0; i < k; ++i, p += sizeof(U)) {
+      const std::uint64_t tag = load(p);
+      const std::int64_t idx = st.nodes.find(tag);
+      if (idx < 0) st.node_index(tag, p);  // throws, naming the byte offset
+      row[Permuted ? t.to_ours_small[i] : i] = idx;
+    }
+  }
+}
+
 template <class U>
 void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn) {
   Input& in = st.in;
   const std::size_t k = static_cast<std::size_t>(t.num_nodes);
   const char* p = in.take(m * (k + 1) * sizeof(U), "element rows");
-  for (std::size_t e = 0; e < m; ++e) {
-    st.element_tags.push(io::load<U>(p, in.little));
-    p += sizeof(U);
-    std::int64_t* row = conn + e * k;
-    for (std::size_t i = 0; i < k; ++i, p += sizeof(U)) {
-      const std::uint64_t tag = io::load<U>(p, in.little);
-      const std::int64_t idx = st.nodes.find(tag);
-      if (idx < 0) st.node_index(tag, p);  // throws, naming the byte offset
-      row[t.to_ours(static_cast<int>(i))] = idx;
-    }
+  const bool swap = in.little != io::host_is_little_endian();
+  if (swap) {
+    if (t.permuted) element_rows_binary<U, true, true>(st, t, m, conn, p);
+    else element_rows_binary<U, true, false>(st, t, m, conn, p);
+  } else {
+    if (t.permuted) element_rows_binary<U, false, true>(st, t, m, conn, p);
+    else element_rows_binary<U, false, false>(st, t, m, conn, p);
   }
 }
 
@@ -171,16 +197,22 @@ void read_elements(ReadState& st) {
       if (in.size_bytes == 8) element_rows_binary<std::uint64_t>(st, *t, m, c);
       else element_rows_binary<std::uint32_t>(st, *t, m, c);
     } else {
+      const char* p = in.cur.ptr();
+      const char* end = in.cur.end();
+      const char* base = p - in.cur.offset();
+      std::uint64_t v = 0;
       for (std::size_t e = 0; e < m; ++e) {
-        st.element_tags.push(in.cur.number<std::uint64_t>("element tag"));
+        if (!fast_uint(p, end, v)) in.cur.fail_expected("element tag", p);
+        st.element_tags.push(v);
         std::int64_t* row = c + e * k;
         for (std::size_t i = 0; i < k; ++i) {
-          in.cur.skip_space();
-          const char* at_node = in.cur.ptr();
-          const auto ntag = in.cur.number<std::uint64_t>("node tag");
-          row[t->to_ours(static_cast<int>(i))] = st.node_index(ntag, at_node);
+          if (!fast_uint(p, end, v)) in.cur.fail_expected("node tag", p);
+          const std::int64_t idx = st.nodes.find(v);
+          if (idx < 0) st.node_index(v, p - 1);  // throws, naming where
+          row[t->to_ours(static_cast<int>(i))] = idx;
         }
       }
+      in.cur.seek(static_cast<std::size_t>(p - base));
     }
     total += count;
     st.blocks.push_back(CellBlock::rectangular(std::string(t->name), std::move(conn)));
@@ -210,7 +242,7 @@ void read_periodic(ReadState& st) {
     link.node_pairs = NDArray::uninit(DType::int64, {static_cast<std::size_t>(npairs), 2});
     std::int64_t* o = link.node_pairs.data<std::int64_t>();
     for (std::uint64_t i = 0; i < 2 * npairs; ++i) {
-      in.cur.skip_space();
+      if (!in.binary) in.cur.skip_space();
       const char* at = in.cur.ptr();
       o[i] = st.node_index(in.size("node tag"), at);
     }

@@ -36,7 +36,10 @@ const std::vector<RawType>& raw_types() {
       {7, "pyramid", {}},       {8, "line3", {}},          {9, "triangle6", {}},
       {10, "quad9", {}},        {11, "tetra10", {0, 1, 2, 3, 4, 5, 6, 7, 9, 8}},
       {12, "hexahedron27", {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15, 22, 23, 21, 24, 20, 25, 26}},
-      {13, "wedge18", {}},      {14, "pyramid14", {}},     {15, "vertex", {}},
+      // meshio 5.0 keeps Gmsh's order for wedge18, which is not VTK's
+      // (vtkBiQuadraticQuadraticWedge: edges as wedge15, then the centres of the quad faces
+      // (0,1,4,3), (1,2,5,4), (2,0,3,5)); we convert it like wedge15.
+      {13, "wedge18", {0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11, 15, 17, 16}},      {14, "pyramid14", {}},     {15, "vertex", {}},
       {16, "quad8", {}},
       {17, "hexahedron20", {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 13, 9, 16, 18, 19, 17, 10, 12, 14, 15}},
       {18, "wedge15", {0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11}},
@@ -110,16 +113,16 @@ const ElementType* element_type(std::string_view name) {
 
 void Input::end_section(std::string_view name) {
   cur.skip_space();
-  const std::string want = "$End" + std::string(name);
+  const std::string want = std::string("$End").append(name);
   const char* at = cur.ptr();
   std::string_view l = io::TextCursor::trim(cur.line());
   if (l != want) cur.fail_expected(want, at);
 }
 
 void Input::skip_section(std::string_view name) {
-  const std::string want = "$End" + std::string(name);
+  const std::string want = std::string("$End").append(name);
   for (;;) {
-    if (cur.at_end()) fail("section $" + std::string(name) + " is not closed by " + want);
+    if (cur.at_end()) fail(std::string("section $").append(name) + " is not closed by " + want);
     std::string_view l = io::TextCursor::trim(cur.line());
     if (l == want) return;
   }
@@ -130,6 +133,11 @@ void Input::skip_section(std::string_view name) {
 
 void NodeMap::build(const std::vector<std::uint64_t>& tags, Input& in) {
   built_ = true;
+  // The usual case, tags 1..n in file order, needs no table at all.
+  count_ = tags.size();
+  identity_ = true;
+  for (std::size_t i = 0; i < tags.size() && identity_; ++i) identity_ = tags[i] == i + 1;
+  if (identity_) return;
   std::uint64_t max_tag = 0;
   for (std::uint64_t t : tags) max_tag = std::max(max_tag, t);
   // Dense when the table is at most ~2x the tag list (and so within the memory budget).
@@ -191,7 +199,7 @@ void ReadState::read_data(std::string_view section) {
   const bool node_data = section == "NodeData";
   const bool element_node = section == "ElementNodeData";
   if (node_data) require_nodes(section);
-  else if (!have_elements) in.fail("$" + std::string(section) + " before $Elements");
+  else if (!have_elements) in.fail(std::string("$").append(section) + " before $Elements");
 
   // String tags (the first one names the view), real tags (time), integer tags
   // (time step, number of components, number of entities[, partition]).
@@ -209,7 +217,7 @@ void ReadState::read_data(std::string_view section) {
   for (std::uint64_t i = 0; i < nreals; ++i) in.ascii<double>("real tag");
   auto nints = in.ascii<std::uint64_t>("number of integer tags");
   in.need(nints, 2, "integer tags");
-  if (nints < 3) in.fail("$" + std::string(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
+  if (nints < 3) in.fail(std::string("$").append(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
   std::int64_t ints[3] = {0, 0, 0};
   for (std::uint64_t i = 0; i < nints; ++i) {
     auto v = in.ascii<std::int64_t>("integer tag");
@@ -217,8 +225,8 @@ void ReadState::read_data(std::string_view section) {
   }
   if (nstrings == 0) name = "data";
   const std::int64_t ncomp = ints[1], nitems = ints[2];
-  if (ncomp < 1 || ncomp > 1024) in.fail("$" + std::string(section) + ": bad number of components " + std::to_string(ncomp));
-  if (nitems < 0) in.fail("$" + std::string(section) + ": bad number of entities " + std::to_string(nitems));
+  if (ncomp < 1 || ncomp > 1024) in.fail(std::string("$").append(section) + ": bad number of components " + std::to_string(ncomp));
+  if (nitems < 0) in.fail(std::string("$").append(section) + ": bad number of entities " + std::to_string(nitems));
   const auto nc = static_cast<std::size_t>(ncomp);
   const auto ni = static_cast<std::uint64_t>(nitems);
   if (in.binary) {
@@ -360,7 +368,7 @@ Mesh ReadState::finish() {
         auto e = entity_physicals.find({block_dim[b], block_entity[b]});
         if (e == entity_physicals.end() || std::find(e->second.begin(), e->second.end(), key.second) == e->second.end())
           continue;
-        for (std::size_t i = 0; i < blocks[b].size(); ++i) out[k++] = bases[b] + static_cast<std::int64_t>(i);
+        for (std::int64_t i = bases[b]; i < bases[b + 1]; ++i) out[k++] = i;
       }
     }
     r.canonicalize();
@@ -497,7 +505,8 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities) {
     if (it != set_ids.end()) return it->second;
     WriteEntity e;
     e.dim = dim;
-    e.tag = taken.count({dim, g}) ? ++max_tag[static_cast<std::size_t>(dim)] : g;
+    // MSH 2.2 tags each element on its own: no entity needs a fresh tag there.
+    e.tag = (with_entities && taken.count({dim, g})) ? ++max_tag[static_cast<std::size_t>(dim)] : g;
     max_tag[static_cast<std::size_t>(dim)] = std::max(max_tag[static_cast<std::size_t>(dim)], e.tag);
     e.physicals = physicals_sorted;
     const int id = static_cast<int>(plan.entities.size());

@@ -122,6 +122,21 @@ class Input {
   std::string path_;
 };
 
+// The hot-loop integer parser of the ASCII element / node-tag lists: whitespace, then up
+// to 19 decimal digits ending at whitespace or the end. Inlined digit loop: libstdc++'s
+// from_chars is an out-of-line call that costs more than the parse of a short tag.
+// Returns false (with `p` at the token) when the token is not such a number.
+inline bool fast_uint(const char*& p, const char* end, std::uint64_t& out) {
+  while (p != end && io::is_space(*p)) ++p;
+  const char* q = p;
+  std::uint64_t v = 0;
+  while (q != end && static_cast<unsigned char>(*q - '0') < 10 && q - p < 19) v = v * 10 + static_cast<unsigned>(*q++ - '0');
+  if (q == p || (q != end && !io::is_space(*q))) return false;
+  out = v;
+  p = q;
+  return true;
+}
+
 // Node tags (sparse, any order) -> 0-based indices: a dense table when the tags are
 // compact (the usual case, one load per lookup), else sorted pairs and binary search.
 class NodeMap {
@@ -129,6 +144,7 @@ class NodeMap {
   void build(const std::vector<std::uint64_t>& tags, Input& in);
   bool built() const { return built_; }
   std::int64_t find(std::uint64_t tag) const {
+    if (identity_) return tag - 1 < count_ ? static_cast<std::int64_t>(tag - 1) : -1;  // tags 1..n in order
     if (dense_mode_) return tag < dense_.size() ? dense_[tag] : -1;
     return find_sparse(tag);
   }
@@ -136,6 +152,8 @@ class NodeMap {
  private:
   std::int64_t find_sparse(std::uint64_t tag) const;
   bool built_ = false;
+  bool identity_ = false;
+  std::uint64_t count_ = 0;
   bool dense_mode_ = true;
   std::vector<std::int64_t> dense_;
   std::vector<std::pair<std::uint64_t, std::int64_t>> sparse_;
@@ -202,7 +220,7 @@ struct ReadState {
     return i;
   }
   void require_nodes(std::string_view section) const {
-    if (!nodes.built()) in.fail("$" + std::string(section) + " before $Nodes");
+    if (!nodes.built()) in.fail(std::string("$").append(section) + " before $Nodes");
   }
 
   Mesh finish();

@@ -164,16 +164,26 @@ class Parser {
       }
     }
     // Content: text, children, comments, end tag.
+    // The element's text is its last non-blank text segment (VTK writes a DataArray's data
+    // after its <InformationKey> children), else its first segment.
     el.text_begin = p_;
-    bool have_text_end = false;
+    bool have_text = false, have_nonblank = false;
     for (;;) {
+      const char* seg = p_;
       const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<std::size_t>(end_ - p_)));
       if (!lt) {
         p_ = end_;
         fail("the file ends inside <" + std::string(el.name) + "> (no end tag)");
       }
       p_ = lt;
-      if (!have_text_end) el.text_end = p_, have_text_end = true;
+      bool blank = true;
+      for (const char* q = seg; q != lt && blank; ++q) blank = io::is_space(*q);
+      if (!have_text || (!blank && !have_nonblank)) {
+        el.text_begin = seg, el.text_end = lt, have_text = true;
+      } else if (!blank) {
+        err_.fail_at("<" + std::string(el.name) + "> holds text in more than one place", seg);
+      }
+      have_nonblank = have_nonblank || !blank;
       if (starts("</")) {
         p_ += 2;
         const char* at = p_;

@@ -1,12 +1,15 @@
 """meshio++: fast mesh I/O with meshio's API (``import meshioplusplus as meshio`` works).
 
 Every array a reader returns is the buffer the C++ core filled, handed to numpy without a
-copy; ``mio.use_allocator`` chooses where those buffers live.
+copy; ``mio.use_allocator`` chooses where those buffers live. Whole meshes go to VTK,
+PyVista, trimesh and PyTorch (``_interop``) and to CuPy/DLPack consumers (``_gpu``).
 """
 from . import _core
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
+from ._gpu import DevicePayload, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
 from ._helpers import formats, read, write, write_points_cells
+from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
 from ._mesh import CellBlock, Mesh
 from ._regions import Region, block_bases
 from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
@@ -17,4 +20,6 @@ __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "gmsh", "vtk", "vtu",
+    "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
+    "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device",
 ]

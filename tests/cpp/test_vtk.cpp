@@ -1,0 +1,198 @@
+// Legacy VTK: round trips over the canonical meshes (5.1 / 4.2 x ASCII / binary), the
+// datasets meshio reads (POLYDATA, STRUCTURED_POINTS, STRUCTURED_GRID, RECTILINEAR_GRID),
+// attributes (SCALARS + LOOKUP_TABLE, VECTORS, NORMALS, TENSORS, FIELD, COLOR_SCALARS),
+// malformed input with line numbers, and every truncated prefix / some corruptions.
+#include <gtest/gtest.h>
+
+#include "test_vtk_common.hpp"
+
+using namespace vtktest;
+
+namespace {
+
+std::vector<std::pair<std::string, mpp::Options>> vtk_modes() {
+  return {{"51_binary", {{"fmt_version", "5.1"}}},
+          {"51_ascii", {{"fmt_version", "5.1"}, {"binary", "false"}}},
+          {"42_binary", {{"fmt_version", "4.2"}}},
+          {"42_ascii", {{"fmt_version", "4.2"}, {"binary", "false"}}}};
+}
+
+std::string read_text(const std::string& text) {
+  const std::string path = tmp_path("bad.vtk");
+  spit(path, text);
+  return read_outcome(path, "vtk");
+}
+
+}  // namespace
+
+TEST(VtkRoundTrip, EveryMeshEveryMode) {
+  mpp::Mesh two_d = tri_mesh();
+  two_d.points = grid_points(2);
+  const std::vector<std::pair<std::string, mpp::Mesh>> meshes = {
+      {"tri", tri_mesh()},
+      {"tri_2d", two_d},
+      {"linear_mix", with_data(linear_mix())},
+      {"quadratic_mix", with_data(quadratic_mix())},
+      {"polygons", with_data(polygon_mesh())},
+      {"polyhedra", with_data(polyhedron_mesh(true))},
+  };
+  for (const auto& [name, mesh] : meshes)
+    for (const auto& [mode, options] : vtk_modes()) {
+      SCOPED_TRACE(name + " / " + mode);
+      const std::string path = tmp_path(name + "_" + mode + ".vtk");
+      mpp::write(path, mesh, "vtk", options);
+      EXPECT_EQ(compare_meshes(mesh, mpp::read(path, "vtk")), "");
+    }
+}
+
+TEST(VtkRead, StructuredPointsAsHexahedra) {
+  const std::string text =
+      "# vtk DataFile Version 3.0\nimage\nASCII\nDATASET STRUCTURED_POINTS\nDIMENSIONS 3 2 2\nORIGIN 1 2 3\nSPACING 0.5 1 2\n"
+      "POINT_DATA 12\nSCALARS s float\nLOOKUP_TABLE default\n0 1 2 3 4 5 6 7 8 9 10 11\n"
+      "CELL_DATA 2\nVECTORS v double\n1 2 3 4 5 6\n";
+  const std::string path = tmp_path("sp.vtk");
+  spit(path, text);
+  const auto m = mpp::read(path, "vtk");
+  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_EQ(m.cells[0].type, "hexahedron");
+  EXPECT_EQ(compare_arrays("hex", m.cells[0].connectivity, i64({0, 1, 4, 3, 6, 7, 10, 9, 1, 2, 5, 4, 7, 8, 11, 10}, {2, 8}), false), "");
+  EXPECT_EQ(m.points.value_as_double(3 * 5 + 0), 2.0);   // point 5 = (i=2, j=1, k=0)
+  EXPECT_EQ(m.points.value_as_double(3 * 5 + 1), 3.0);
+  EXPECT_EQ(m.points.value_as_double(3 * 11 + 2), 5.0);  // k=1
+  EXPECT_EQ(m.point_data.at("s").dtype(), mpp::DType::float32);
+  EXPECT_EQ(m.cell_data.at("v")[0].shape(), (NDArray::Shape{2, 3}));
+}
+
+TEST(VtkRead, RectilinearAndStructuredGridAsQuads) {
+  const std::string rect =
+      "# vtk DataFile Version 2.0\nr\nASCII\nDATASET RECTILINEAR_GRID\nDIMENSIONS 3 1 2\nX_COORDINATES 3 float\n0 1 3\n"
+      "Y_COORDINATES 1 float\n5\nZ_COORDINATES 2 double\n-1 1\n";
+  std::string path = tmp_path("rg.vtk");
+  spit(path, rect);
+  auto m = mpp::read(path, "vtk");
+  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_EQ(m.cells[0].type, "quad");
+  EXPECT_EQ(compare_arrays("quad", m.cells[0].connectivity, i64({0, 1, 4, 3, 1, 2, 5, 4}, {2, 4}), false), "");
+  EXPECT_EQ(m.points.value_as_double(3 * 4 + 0), 1.0);
+  EXPECT_EQ(m.points.value_as_double(3 * 4 + 2), 1.0);
+  const std::string sg =
+      "# vtk DataFile Version 2.0\ns\nASCII\nDATASET STRUCTURED_GRID\nDIMENSIONS 3 1 1\nPOINTS 3 float\n0 0 0 1 0 0 2 0 0\n";
+  spit(path, sg);
+  m = mpp::read(path, "vtk");
+  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_EQ(m.cells[0].type, "line");
+  EXPECT_EQ(m.cells[0].size(), 2u);
+}
+
+TEST(VtkRead, PolyDataSplitsStripsAndPolylines) {
+  const std::string text =
+      "# vtk DataFile Version 4.2\np\nASCII\nDATASET POLYDATA\nPOINTS 6 float\n0 0 0 1 0 0 2 0 0 0 1 0 1 1 0 2 1 0\n"
+      "VERTICES 1 2\n1 5\nLINES 1 4\n3 0 1 2\nPOLYGONS 2 9\n3 0 1 4\n4 0 1 4 3\nTRIANGLE_STRIPS 1 5\n4 0 3 1 4\n"
+      "CELL_DATA 5\nSCALARS id int 1\nLOOKUP_TABLE default\n10 11 12 13 14\n"
+      "POINT_DATA 6\nCOLOR_SCALARS rgb 3\n0 0 0 1 1 1 0 0 0 1 1 1 0 0 0 1 1 1\nNORMALS n float\n0 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1\n"
+      "TENSORS t double\n" + std::string(54 * 2, ' ').replace(0, 0, "") ;
+  std::string tens;
+  for (int i = 0; i < 54; ++i) tens += std::to_string(i) + " ";
+  const std::string path = tmp_path("pd.vtk");
+  spit(path, text + tens + "\n");
+  const auto m = mpp::read(path, "vtk");
+  std::vector<std::string> types;
+  for (const auto& b : m.cells) types.push_back(b.type + ":" + std::to_string(b.size()));
+  EXPECT_EQ(types, (std::vector<std::string>{"vertex:1", "line:2", "triangle:1", "quad:1", "triangle:2"}));
+  // Cell data follows the split: the polyline's id (11) twice, the strip's (14) twice.
+  EXPECT_EQ(compare_arrays("line id", m.cell_data.at("id")[1], NDArray::from_vector<std::int32_t>({11, 11})), "");
+  EXPECT_EQ(compare_arrays("strip id", m.cell_data.at("id")[4], NDArray::from_vector<std::int32_t>({14, 14})), "");
+  EXPECT_EQ(compare_arrays("strip", m.cells[4].connectivity, i64({0, 3, 1, 3, 4, 1}, {2, 3}), false), "");
+  EXPECT_EQ(m.point_data.at("rgb").shape(), (NDArray::Shape{6, 3}));
+  EXPECT_EQ(m.point_data.at("t").shape(), (NDArray::Shape{6, 3, 3}));
+  EXPECT_EQ(m.point_data.at("n").shape(), (NDArray::Shape{6, 3}));
+}
+
+TEST(VtkRead, FieldOutsideDataIsFieldData) {
+  const std::string text =
+      "# vtk DataFile Version 4.2\nf\nASCII\nDATASET UNSTRUCTURED_GRID\nFIELD FieldData 2\nTIME 1 1 double\n2.5\n"
+      "cycle%20no 1 2 int\n7 8\nMETADATA\nINFORMATION 0\n\n"
+      "POINTS 3 float\n0 0 0 1 0 0 0 1 0\nCELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n"
+      "POINT_DATA 3\nFIELD FieldData 1\nmy%20data 2 3 float\n1 2 3 4 5 6\n";
+  const std::string path = tmp_path("fd.vtk");
+  spit(path, text);
+  const auto m = mpp::read(path, "vtk");
+  EXPECT_EQ(m.field_data.at("TIME").value_as_double(0), 2.5);
+  EXPECT_EQ(m.field_data.at("cycle no").size(), 2u);
+  EXPECT_EQ(m.point_data.at("my data").shape(), (NDArray::Shape{3, 2}));
+}
+
+TEST(VtkMalformed, ErrorsNameTheLine) {
+  const std::string good =
+      "# vtk DataFile Version 4.2\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 float\n0 0 0 1 0 0 0 1 0\n"
+      "CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n";
+  EXPECT_EQ(read_text(good), "mesh");
+  auto rep = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {rep("# vtk", "# vtx"), "line 1"},
+      {rep("ASCII", "TEXT"), "line 3"},
+      {rep("POINTS 3 float", "POINTS 3 quaternion"), "line 5"},
+      {rep("CELLS 1 4\n3 0 1 2", "CELLS 1 4\n3 0 1 9"), "node 9 is outside [0, 3)"},
+      {rep("CELLS 1 4\n3 0 1 2", "CELLS 1 4\n5 0 1 2"), "declares 5 nodes"},
+      {rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n77"), "VTK_BEZIER_QUADRILATERAL (77)"},
+      {rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n10"), "has 3 nodes, expected 4"},
+      {rep("POINTS 3 float\n0 0 0 1 0 0 0 1 0", "POINTS 3 float\n0 0 0 1 0 0 0 1"), "expected a number, found 'CELLS'"},
+      {rep("POINTS 3 float\n0 0 0 1 0 0 0 1 0", "POINTS 3000000 float\n0 0 0 1 0 0 0 1 0"), "cannot hold them"},
+      {rep("DATASET UNSTRUCTURED_GRID", "DATASET FOO"), "DATASET FOO is not supported"},
+      {rep("CELL_TYPES 1\n5", "CELL_TYPES 2\n5 5"), "CELLS has 1 cells, CELL_TYPES 2"},
+      {good + "POINT_DATA 3\nSCALARS a float\nLOOKUP_TABLE default\n1 2\n", "ends after 2 of 3"},
+      {good + "BOGUS 1\n", "unknown keyword 'BOGUS'"},
+  };
+  for (const auto& [text, needle] : cases) {
+    const std::string outcome = read_text(text);
+    EXPECT_EQ(outcome.rfind("ReadError", 0), 0u) << outcome;
+    EXPECT_NE(outcome.find(needle), std::string::npos) << "want '" << needle << "' in: " << outcome;
+    EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
+  }
+  EXPECT_NE(read_text(rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n78")).find("VTK_BEZIER_TETRAHEDRON"), std::string::npos);
+}
+
+TEST(VtkMalformed, BinaryCutShort) {
+  const auto m = with_data(linear_mix());
+  const std::string path = tmp_path("cut.vtk");
+  mpp::write(path, m, "vtk");
+  const std::string bytes = slurp(path);
+  const std::string outcome = read_text(bytes.substr(0, bytes.size() / 2));
+  EXPECT_NE(outcome.find("cut short"), std::string::npos) << outcome;
+}
+
+TEST(VtkFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
+  const auto mesh = with_data(polyhedron_mesh(true));
+  std::size_t files = 0;
+  for (const auto& [mode, options] : vtk_modes()) {
+    if (mode == "51_ascii" || mode == "42_binary") continue;  // the other two cover both layouts
+    const std::string path = tmp_path("fuzz_src_" + mode + ".vtk");
+    mpp::write(path, mesh, "vtk", options);
+    const std::string bytes = slurp(path);
+    const std::string probe = tmp_path("fuzz_probe.vtk");
+    for (std::size_t len = 0; len < bytes.size(); len += bytes.size() / 500 + 1) {
+      spit(probe, bytes.substr(0, len));
+      const std::string outcome = read_outcome(probe, "vtk");
+      if (outcome != "mesh") {
+        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+      }
+      ++files;
+    }
+    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 150 + 1)
+      for (unsigned char x : {0x01, 0x80}) {
+        std::string c = bytes;
+        c[at] = static_cast<char>(c[at] ^ x);
+        spit(probe, c);
+        const std::string outcome = read_outcome(probe, "vtk");
+        if (outcome != "mesh") {
+          EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+        }
+        ++files;
+      }
+  }
+  EXPECT_GT(files, 1000u);
+}
