@@ -217,3 +217,20 @@ TEST(HostileAtomicFile, AWriterFailingMidwayLeavesTheTargetAndNoTemporary) {
   EXPECT_EQ(slurp(target), "new\n");
   fs::remove_all(target.parent_path());
 }
+
+// --- regressions found by the fuzzers (tests/fuzz/regressions/<format>/) --------------------
+
+TEST(HostileRegressions, Issue9VtkCellsOverrunningTheConnectivityAreAReadError) {
+  // CELLS 2 4 / "3 0 1 2": the first cell took the second cell's values and wrote past the
+  // (size - n)-long connectivity (heap overflow under ASan); now refused at that cell.
+  const fs::path file = fs::path(MESHIOPP_TEST_DATA).parent_path() / "fuzz" / "regressions" / "vtk" /
+                        "issue-9-cells-overrun-connectivity.vtk";
+  ASSERT_TRUE(fs::exists(file));
+  try {
+    mpp::read(file.string(), "vtk");
+    FAIL() << "expected ReadError";
+  } catch (const mpp::ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("cell 0 declares 3 nodes, 2 values are left for its nodes"), std::string::npos)
+        << e.what();
+  }
+}

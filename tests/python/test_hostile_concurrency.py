@@ -23,12 +23,20 @@ import meshioplusplus as mio
 INPUTS = [(fmt, path) for fmt in hostile.readable_formats() for path in hostile.fixtures(fmt)]
 
 
+def ragged(rows) -> np.ndarray:
+    """A ragged block (list of rows, or of faces for polyhedra) as one array: lengths, then values."""
+    if isinstance(rows, np.ndarray):
+        return rows
+    parts = [ragged(r) for r in rows]
+    lengths = np.array([p.size for p in parts], dtype=np.int64)
+    return np.concatenate([lengths] + [p.ravel().astype(np.int64) for p in parts])
+
+
 def flatten(mesh) -> list:
     """Every array of a mesh with its name, in a fixed order (for exact comparison)."""
     out = [("points", mesh.points)]
     for k, block in enumerate(mesh.cells):
-        data = block.data if isinstance(block.data, np.ndarray) else np.concatenate([np.ravel(r) for r in block.data])
-        out.append((f"cells{k}:{block.type}", data))
+        out.append((f"cells{k}:{block.type}", ragged(block.data)))
     out += [(f"pd:{k}", v) for k, v in sorted(mesh.point_data.items())]
     out += [(f"cd:{k}:{i}", a) for k, v in sorted(mesh.cell_data.items()) for i, a in enumerate(v)]
     out += [(f"fd:{k}", np.asarray(v)) for k, v in sorted(mesh.field_data.items())]
