@@ -9,7 +9,8 @@
 # tests/fuzz/dicts/FORMAT.dict when present, and writes crashes to
 # build-fuzz/artifacts/FORMAT/. The corpus grows across runs. The last lines of the log
 # (build-fuzz/logs/FORMAT-<date>.log) give the number of executions; the summary line
-# "fuzz: FORMAT SECONDS s, N execs, K findings" is appended to build-fuzz/logs/totals.txt.
+# "fuzz: FORMAT ran S s (of SECONDS), N execs, exit RC, K findings" is appended to
+# build-fuzz/logs/totals.txt (libFuzzer stops at its first finding: S < SECONDS then).
 #
 # A finding: minimize it (build-fuzz/fuzz_FORMAT -minimize_crash=1 -runs=100000 FILE), copy
 # the minimized input to tests/fuzz/regressions/FORMAT/issue-<n>-<what> and fix the reader;
@@ -57,13 +58,15 @@ log="$logs/$FORMAT-$(date +%Y%m%d-%H%M%S).log"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 echo "fuzz: $FORMAT for $SECONDS_TO_RUN s, log $log"
+start=$(date +%s)
 set +e
 "$BUILD/fuzz_$FORMAT" "${flags[@]}" "$@" "$corpus" >"$log" 2>&1
 rc=$?
 set -e
+elapsed=$(( $(date +%s) - start ))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 findings=$(find "$artifacts" -type f | wc -l)
-line="fuzz: $FORMAT $SECONDS_TO_RUN s, ${execs:-?} execs, exit $rc, $findings findings in $artifacts"
+line="fuzz: $FORMAT ran $elapsed s (of $SECONDS_TO_RUN), ${execs:-?} execs, exit $rc, $findings findings in $artifacts"
 echo "$line" | tee -a "$logs/totals.txt"
 tail -n 5 "$log"
 exit $rc
