@@ -3,6 +3,9 @@
 #
 #   tools/fuzz.sh FORMAT SECONDS [extra libFuzzer flags...]
 #   tools/fuzz.sh --list                      the formats that have a fuzz target
+#   tools/fuzz.sh --replay                    build every target and run each once over its
+#                                             fixtures, seeds and regressions (no mutation:
+#                                             deterministic, for CI)
 #
 # Builds build-fuzz/ (MESHIOPP_FUZZ=ON) once, seeds build-fuzz/corpus/FORMAT/ from
 # tests/data/FORMAT/, tests/fuzz/seeds/FORMAT/ and tests/fuzz/regressions/FORMAT/, uses
@@ -32,6 +35,29 @@ if [ "${1:-}" = "--list" ]; then
   cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'
   exit 0
 fi
+seed_dirs() {
+  for d in "tests/data/$1" "tests/fuzz/seeds/$1" "tests/fuzz/regressions/$1"; do
+    [ -d "$d" ] && echo "$d"
+  done
+  return 0
+}
+
+if [ "${1:-}" = "--replay" ]; then
+  configure
+  cmake --build "$BUILD" -j"$JOBS"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  for f in $(cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'); do
+    mapfile -t dirs < <(seed_dirs "$f")
+    [ ${#dirs[@]} -gt 0 ] || { echo "fuzz: $f has no fixtures, seeds or regressions" >&2; exit 1; }
+    files=$(find "${dirs[@]}" -maxdepth 1 -type f ! -name 'README*' | sort)
+    # shellcheck disable=SC2086
+    "$BUILD/fuzz_$f" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 $files >"$BUILD/replay-$f.log" 2>&1 ||
+      { tail -n 40 "$BUILD/replay-$f.log"; echo "fuzz: $f failed on a replayed input" >&2; exit 1; }
+    echo "fuzz: $f replayed $(echo "$files" | wc -l) inputs under libFuzzer + ASan + UBSan"
+  done
+  exit 0
+fi
 if [ $# -lt 2 ]; then
   echo "usage: tools/fuzz.sh FORMAT SECONDS [libFuzzer flags...] | tools/fuzz.sh --list" >&2
   exit 2
@@ -47,8 +73,8 @@ corpus="$BUILD/corpus/$FORMAT"
 artifacts="$BUILD/artifacts/$FORMAT"
 logs="$BUILD/logs"
 mkdir -p "$corpus" "$artifacts" "$logs"
-for seeds in "tests/data/$FORMAT" "tests/fuzz/seeds/$FORMAT" "tests/fuzz/regressions/$FORMAT"; do
-  [ -d "$seeds" ] && find "$seeds" -maxdepth 1 -type f ! -name 'README*' -exec cp -n {} "$corpus/" \;
+for seeds in $(seed_dirs "$FORMAT"); do
+  find "$seeds" -maxdepth 1 -type f ! -name 'README*' -exec cp -n {} "$corpus/" \;
 done
 flags=(-max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -malloc_limit_mb=1024
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/")
