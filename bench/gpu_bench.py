@@ -34,8 +34,6 @@ import argparse
 import gc
 import json
 import os
-import platform
-import statistics
 import sys
 import time
 import warnings
@@ -43,7 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from gpu_common import gbps, load_cupy, run_meta, timed
+
 
 
 def make_mesh(mio, n_cells: int, seed: int = 0):
@@ -62,24 +61,6 @@ def mesh_arrays(mesh):
     """The arrays a user would move by hand (block_bases is derived by to_cupy, 16 bytes)."""
     return [mesh.points, mesh.cells[0].data, mesh.point_data["T"], mesh.cell_data["rho"][0], mesh.regions[0].entries]
 
-
-def timed(cases: dict, sync, repeats: int) -> dict:
-    """Median seconds per case; cases interleaved and rotated every repeat; one warm-up."""
-    names = list(cases)
-    for name in names:
-        cases[name]()
-        sync()
-    samples = {name: [] for name in names}
-    for r in range(repeats):
-        order = names[r % len(names):] + names[: r % len(names)]
-        for name in order:
-            sync()
-            t0 = time.perf_counter()
-            result = cases[name]()
-            sync()
-            samples[name].append(time.perf_counter() - t0)
-            del result
-    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def bench_size(mio, cp, n_cells: int, repeats: int) -> dict:
@@ -153,9 +134,6 @@ def bench_size(mio, cp, n_cells: int, repeats: int) -> dict:
     return {"cells": n_cells, "points": len(mesh.points), "bytes": total, "h2d": h2d, "d2h": d2h}
 
 
-def gbps(nbytes, seconds):
-    return nbytes / seconds / 1e9
-
 
 def render(results: list, meta: dict) -> str:
     lines = [
@@ -212,39 +190,14 @@ def main(argv=None) -> int:
     md_path.parent.mkdir(parents=True, exist_ok=True)
     json_path = md_path.with_suffix(".json")
 
-    if args.dry_run:
-        sys.path.insert(0, str(ROOT / "tests" / "python"))
-        import fake_cupy
-
-        cp = fake_cupy.make()
-        sys.modules["cupy"] = cp
-        cp.get_default_memory_pool = cp.get_default_pinned_memory_pool = lambda: type("P", (), {"free_all_blocks": lambda s: None})()
-        cp.uint8 = np.uint8
-        device = "no device (dry run)"
-    else:
-        try:
-            import cupy as cp
-        except ImportError as exc:
-            print(f"gpu_bench: CuPy is not importable ({exc}); install the cupy-cudaXXx wheel of your toolkit", file=sys.stderr)
-            return 2
-        if cp.cuda.runtime.getDeviceCount() < 1:
-            print("gpu_bench: CuPy is installed but no CUDA device answers", file=sys.stderr)
-            return 2
-        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.runtime.getDevice())
-        name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-        device = f"{name} (device {cp.cuda.runtime.getDevice()})"
+    loaded = load_cupy("gpu_bench", args.dry_run)
+    if loaded is None:
+        return 2
+    cp, device = loaded
 
     import meshioplusplus as mio
 
-    meta = {
-        "when": time.strftime("%Y-%m-%d %H:%M"),
-        "device": device,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "cupy": getattr(cp, "__version__", "?"),
-        "repeats": args.repeats,
-        "dry_run": args.dry_run,
-    }
+    meta = run_meta(cp, device, args)
     results = []
     start = time.perf_counter()
     for size in (int(float(s)) for s in args.sizes.split(",")):

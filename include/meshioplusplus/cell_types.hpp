@@ -5,7 +5,9 @@
 // Facets follow VTK's own numbering (vtkTetra/vtkHexahedron/vtkWedge/vtkPyramid face
 // arrays, vtkTriangle/vtkQuad edges): https://vtk.org/doc/nightly/html/ (cell classes).
 // Higher-order types use the facets of their linear parent (corner nodes come first in
-// VTK order, so the same local indices apply).
+// VTK order, so the same local indices apply). One exception, kept for meshio
+// compatibility: the linear wedge is stored in Gmsh's prism order (meshio's convention),
+// so its table lists VTK's faces in that node order.
 #pragma once
 
 #include <cstdint>

@@ -105,6 +105,7 @@ class Buffer {
  private:
   void* data_ = nullptr;
   std::size_t nbytes_ = 0;
+  bool huge_ = false;  // default heap, 2 MiB-aligned (see ndarray.cpp)
   std::shared_ptr<const BufferAllocator> allocator_;
 };
 

@@ -87,11 +87,17 @@ const std::vector<std::vector<int>>& cell_facets(std::string_view name) {
       {"polygon", {}},
       {"tetra", {{0, 1, 3}, {1, 2, 3}, {2, 0, 3}, {0, 2, 1}}},
       {"hexahedron", {{0, 4, 7, 3}, {1, 2, 6, 5}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 3, 2, 1}, {4, 5, 6, 7}}},
-      {"wedge", {{0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}}},
+      // The linear wedge is stored in Gmsh's prism order, as meshio stores it (VTK node v is
+      // our node [0,2,1,3,5,4][v]); these are VTK's faces in that order, still outward.
+      {"wedge", {{0, 2, 1}, {3, 4, 5}, {0, 3, 5, 2}, {2, 5, 4, 1}, {1, 4, 3, 0}}},
+      // Higher-order wedges keep VTK's order.
+      {"wedge_vtk", {{0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}}},
       {"pyramid", {{0, 3, 2, 1}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}}},
       {"polyhedron", {}},
   };
-  return facets.at(cell_type(name).linear);
+  const CellTypeInfo info = cell_type(name);
+  if (info.linear == "wedge" && info.name != "wedge") return facets.at("wedge_vtk");
+  return facets.at(info.linear);
 }
 
 }  // namespace meshioplusplus

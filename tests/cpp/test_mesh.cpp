@@ -105,6 +105,10 @@ TEST(CellTypes, VocabularyAndFacets) {
   EXPECT_EQ(mpp::cell_facets("wedge").size(), 5u);
   EXPECT_EQ(mpp::cell_facets("pyramid")[0].size(), 4u);
   EXPECT_EQ(mpp::cell_facets("triangle6").size(), 3u);
+  // The linear wedge is in Gmsh order (meshio's), its quadratic kin in VTK order: the
+  // same VTK face 0 (the 0-1-2 triangle of VTK's wedge) either way.
+  EXPECT_EQ(mpp::cell_facets("wedge")[0], (std::vector<int>{0, 2, 1}));
+  EXPECT_EQ(mpp::cell_facets("wedge15")[0], (std::vector<int>{0, 1, 2}));
   // Every facet of every linear 3-D type is a face of distinct corner nodes.
   for (const char* t : {"tetra", "hexahedron", "wedge", "pyramid"}) {
     const int n = mpp::cell_type(t).num_nodes;

@@ -198,3 +198,18 @@ TEST(AllocatorHook, InstallingWhileOtherThreadsAllocateIsSafe) {
   EXPECT_EQ(c.allocs.load(), c.frees.load());
   EXPECT_EQ(c.bytes_alloc.load(), c.bytes_freed.load());
 }
+
+TEST(NDArray, LargeDefaultBuffersAreHugePageAlignedAndFreedCleanly) {
+  // Above 4 MiB the default heap aligns to 2 MiB (transparent huge pages); the buffer is
+  // still exactly as large as asked and freed through the matching path.
+  for (std::size_t n : {std::size_t{4} << 20, (std::size_t{9} << 20) + 3}) {
+    auto a = mpp::NDArray::zeros(mpp::DType::uint8, {n});
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.raw()) % (std::size_t{2} << 20), 0u);
+    EXPECT_EQ(a.nbytes(), n);
+    a.data<std::uint8_t>()[n - 1] = 7;
+    auto b = a.copy();
+    EXPECT_EQ(b.data<std::uint8_t>()[n - 1], 7);
+  }
+  auto small = mpp::NDArray::zeros(mpp::DType::uint8, {100});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.raw()) % 64, 0u);
+}

@@ -8,7 +8,9 @@ bench/gpu_bench.py --dry-run uses it to exercise its own control flow.
 """
 from __future__ import annotations
 
+import ctypes
 import types
+import weakref
 
 import numpy as np
 
@@ -40,6 +42,21 @@ class Stream:
         _module(self.log).current.pop()
 
 
+class FakePinnedMemory(bytearray):
+    """Stands in for cupy.cuda.PinnedMemoryPointer: ordinary (pageable!) host bytes with a
+    stable address in ``ptr`` and the buffer protocol, so np.frombuffer works on it as on the
+    real one. Nothing here is page-locked; only the bookkeeping is real: the fake pool logs
+    ("alloc_pinned", nbytes) and, when the object dies, ("pinned_release", ptr)."""
+
+    def __init__(self, nbytes: int):
+        super().__init__(nbytes)
+        self._view = (ctypes.c_char * max(nbytes, 1)).from_buffer(self) if nbytes else None
+        self.ptr = ctypes.addressof(self._view) if nbytes else 0
+
+    def size(self):
+        return len(self)
+
+
 class FakeDeviceArray:
     """Holds a private host copy; reports itself as (kDLCUDA, 0) so from_cupy routes it to .get()."""
 
@@ -51,18 +68,23 @@ class FakeDeviceArray:
     size = property(lambda self: self._h.size)
     nbytes = property(lambda self: self._h.nbytes)
 
+    flags = property(lambda self: self._h.flags)
+
     def __len__(self):
         return len(self._h)
+
+    def __getitem__(self, index):
+        return FakeDeviceArray(self.log, np.asarray(self._h[index]))
 
     def __dlpack_device__(self):
         return (2, 0)
 
     def set(self, arr, stream=None):
-        self.log.add("set", stream.name if stream is not None else None, id(arr))
+        self.log.add("set", stream.name if stream is not None else None, id(arr), arr.__array_interface__["data"][0])
         self._h[...] = arr
 
     def get(self, stream=None, out=None):
-        self.log.add("get")
+        self.log.add("get", None if out is None else out.__array_interface__["data"][0])
         if out is not None:
             out[...] = self._h
             return out
@@ -103,14 +125,30 @@ def make(fail_after: int | None = None):
         log.add("empty", current_stream().name)
         return FakeDeviceArray(log, np.empty(shape, dtype))
 
+    mod.pinned_live = {}  # ptr -> nbytes of fake pinned blocks not yet released
+
     def alloc_pinned_memory(nbytes):
-        log.add("alloc_pinned", nbytes)
-        return bytearray(nbytes)
+        mem = FakePinnedMemory(nbytes)
+        ptr = mem.ptr
+        log.add("alloc_pinned", nbytes, ptr)
+        mod.pinned_live[ptr] = nbytes
+
+        def release():
+            mod.pinned_live.pop(ptr, None)
+            log.add("pinned_release", ptr)
+
+        weakref.finalize(mem, release)
+        return mem
+
+    def ascontiguousarray(d):
+        log.add("ascontiguousarray")
+        return FakeDeviceArray(log, np.ascontiguousarray(d._h))
 
     mod.ndarray = FakeDeviceArray
     mod.asarray = asarray
     mod.empty = empty
     mod.asnumpy = lambda d: d.get()
+    mod.ascontiguousarray = ascontiguousarray
     mod.cuda = types.SimpleNamespace(
         Stream=lambda non_blocking=False: Stream(log, "user", non_blocking),
         get_current_stream=current_stream,

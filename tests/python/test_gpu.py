@@ -591,13 +591,27 @@ def test_to_cupy_default_is_one_asarray_per_array_then_one_synchronize(monkeypat
 def test_to_cupy_pinned_without_stream_stages_then_synchronises_and_releases(monkeypatch):
     cp = fake_cupy.make()
     monkeypatch.setitem(sys.modules, "cupy", cp)
-    gpu = mio.to_cupy(mixed_mesh(), pinned=True)
+    mesh = mixed_mesh()
+    gpu = mio.to_cupy(mesh, pinned=True)
     n = _array_count(gpu)
-    assert cp.log.count("alloc_pinned") == n and cp.log.count("set") == n and cp.log.count("asarray") == 0
-    assert all(e[1] == "null" for e in cp.log.events if e[0] == "set")  # enqueued on the current stream ...
+    # ONE staging buffer for the whole payload (not one per array), every array in an aligned slice of it.
+    (_, total, base), = [e for e in cp.log.events if e[0] == "alloc_pinned"]
+    sets = [e for e in cp.log.events if e[0] == "set"]
+    assert len(sets) == n and cp.log.count("asarray") == 0
+    payload_bytes = sum(a.nbytes for _, a in _gpu._to_device_payload(mesh).arrays())
+    assert payload_bytes <= total < payload_bytes + n * _gpu._STAGING_ALIGN
+    starts = [e[3] for e in sets]
+    assert all(base <= s < base + total and (s - base) % _gpu._STAGING_ALIGN == 0 for s in starts)
+    assert len(set(starts)) == n  # disjoint slices
+    assert all(e[1] == "null" for e in sets)  # enqueued on the current stream ...
     assert cp.log.events[-1] == ("synchronize", "null")  # ... and waited for before returning
     assert gpu.refs == [] and gpu.stream is None
-    assert any("staged through pinned host memory" in d for d in gpu.derived)
+    gc.collect()
+    assert cp.pinned_live == {}  # the staging buffer went back to the pool
+    assert any("0 direct from pinned memory" in d and "17 staged through one pinned staging buffer" in d for d in gpu.derived)
+    assert "host->device path of points: staged" in gpu.derived
+    np.testing.assert_array_equal(gpu.points.get(), mesh.points)
+    np.testing.assert_array_equal(gpu.regions[2].entries.get(), mesh.regions[2].entries)
 
 
 def test_to_cupy_with_a_stream_keeps_staging_on_refs_until_synchronised(monkeypatch):
@@ -605,18 +619,17 @@ def test_to_cupy_with_a_stream_keeps_staging_on_refs_until_synchronised(monkeypa
     monkeypatch.setitem(sys.modules, "cupy", cp)
     stream = cp.cuda.Stream(non_blocking=True)
     gpu = mio.to_cupy(mixed_mesh(), pinned=True, stream=stream)
-    n = _array_count(gpu)
     assert cp.log.count("synchronize") == 0  # only enqueued
     assert all(e[1] == "user" for e in cp.log.events if e[0] in ("set", "empty"))
-    assert len(gpu.refs) == n and gpu.stream is stream
-    staged_ids = {e[2] for e in cp.log.events if e[0] == "set"}
-    assert staged_ids == {id(r) for r in gpu.refs}  # exactly the buffers the copies read from
+    assert len(gpu.refs) == 1 and gpu.stream is stream  # the one staging buffer
+    (_, total, base), = [e for e in cp.log.events if e[0] == "alloc_pinned"]
+    assert _gpu._data_range(gpu.refs[0]) == (base, base + total)  # exactly what every copy reads from
     watched = [weakref.ref(r) for r in gpu.refs]
     with gpu:
         pass
     assert cp.log.events[-1] == ("synchronize", "user") and gpu.refs == []
     gc.collect()
-    assert all(w() is None for w in watched)
+    assert all(w() is None for w in watched) and cp.pinned_live == {}
 
 
 def test_to_cupy_pageable_with_a_stream_enqueues_on_it_without_refs(monkeypatch):
@@ -769,7 +782,7 @@ def test_pinned_sync_and_async_give_the_same_arrays(cp):
     stream = cp.cuda.Stream(non_blocking=True)
     async_ = mio.to_cupy(mesh, pinned=True, stream=stream)
     assert async_.stream is stream
-    assert len(async_.refs) == sum(1 for _, a in async_.arrays() if a.size)  # staging kept until synchronised
+    assert len(async_.refs) == 1  # the one staging buffer, kept until synchronised
     async_.synchronize()
     assert async_.refs == []
     for (label, a), (_, b), (_, c) in zip(plain.arrays(), pinned.arrays(), async_.arrays()):

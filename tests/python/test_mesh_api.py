@@ -116,3 +116,21 @@ def test_side_regions_validate_against_the_core_facet_tables():
     with pytest.raises(ValueError, match=r"facet 4 of cell 0 \(tetra\) is outside \[0, 4\)"):
         mio._core.validate(m._core_parts())
     assert mio._core.cell_facets("tetra")[0] == [0, 1, 3]
+
+
+def test_facets_of_every_3d_type_point_outwards_in_our_node_order():
+    # The unit reference cell of each linear type in the node order meshio++ (and meshio)
+    # stores it; every facet's normal (right-hand rule) must point away from the centroid.
+    cells = {
+        "tetra": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        "hexahedron": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]],
+        "wedge": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1]],  # Gmsh prism order
+        "pyramid": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0.5, 0.5, 1]],
+    }
+    for cell_type, coords in cells.items():
+        x = np.array(coords, dtype=float)
+        centre = x.mean(axis=0)
+        for facet in mio._core.cell_facets(cell_type):
+            f = x[facet]
+            normal = np.cross(f[1] - f[0], f[2] - f[0])
+            assert np.dot(normal, f.mean(axis=0) - centre) > 0, (cell_type, facet)

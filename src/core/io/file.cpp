@@ -29,9 +29,10 @@ FileBytes::FileBytes(const std::string& path, std::string_view format) {
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ > 0 && S_ISREG(st.st_mode)) {
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    // MAP_POPULATE maps every page up front in one kernel call instead of one fault per
+    // 4 KiB page while parsing; the whole file is read anyway.
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (p != MAP_FAILED) {
-      ::madvise(p, size_, MADV_SEQUENTIAL);  // parsers walk front to back
       data_ = static_cast<const char*>(p);
       mapped_ = true;
     }

@@ -221,18 +221,11 @@ void read_periodic(ReadState& st) {
 Mesh read22(ReadState& st) {
   Input& in = st.in;
   st.version2 = true;
-  for (;;) {
-    in.cur.skip_space();
-    if (in.cur.at_end()) break;
-    const char* at = in.cur.ptr();
-    std::string_view l = io::TextCursor::trim(in.cur.line());
-    if (l.size() < 2 || l.front() != '$' || l.substr(0, 4) == "$End") in.cur.fail_expected("a section header such as $Nodes", at);
-    const std::string name(l.substr(1));
-    if (name == "PhysicalNames") st.read_physical_names();
-    else if (name == "Nodes") read_nodes(st);
+  for (std::string name = st.next_section(); !name.empty(); name = st.next_section()) {
+    if (st.read_common_section(name)) continue;
+    if (name == "Nodes") read_nodes(st);
     else if (name == "Elements") read_elements(st);
     else if (name == "Periodic") read_periodic(st);
-    else if (name == "NodeData" || name == "ElementData" || name == "ElementNodeData") st.read_data(name);
     else in.skip_section(name);
   }
   return st.finish();

@@ -699,4 +699,20 @@ void write_data_sections(Out& out, const Mesh& mesh) {
   }
 }
 
+std::string ReadState::next_section() {
+  in.cur.skip_space();
+  if (in.cur.at_end()) return {};
+  const char* at = in.cur.ptr();
+  std::string_view l = io::TextCursor::trim(in.cur.line());
+  if (l.size() < 2 || l.front() != '$' || l.substr(0, 4) == "$End") in.cur.fail_expected("a section header such as $Nodes", at);
+  return std::string(l.substr(1));
+}
+
+bool ReadState::read_common_section(const std::string& name) {
+  if (name == "PhysicalNames") read_physical_names();
+  else if (name == "NodeData" || name == "ElementData" || name == "ElementNodeData") read_data(name);
+  else return false;
+  return true;
+}
+
 }  // namespace meshioplusplus::gmsh

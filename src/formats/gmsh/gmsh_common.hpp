@@ -210,6 +210,12 @@ struct ReadState {
   std::map<std::string, std::vector<NDArray>> cell_data;
 
   void read_physical_names();
+  // The next section's name without its '$' ("" at the end of the file); a line that is no
+  // section header raises ReadError. Every version's reader loops over this.
+  std::string next_section();
+  // Reads the sections every version shares ($PhysicalNames, the data sections) and skips
+  // unknown ones as the manual requires; false for a name the version must handle itself.
+  bool read_common_section(const std::string& name);
   // $NodeData / $ElementData / $ElementNodeData (same layout in every version; binary
   // rows are int32 tag + doubles).
   void read_data(std::string_view section);

@@ -19,9 +19,16 @@ Beyond the spec, after HOOMD-blue (whose GPU buffers are valid only inside a con
 manager): nothing handed out here ever dangles. Every device array owns its memory; a
 payload is also a context manager whose exit synchronises its stream and releases the
 pinned staging buffers kept on ``refs`` (``payload.synchronize()`` does the same).
+
+Phase 2 (the spec's last section, issue 7): ``pinned_reads()`` installs a CuPy pinned-pool
+allocator through ``mio.use_allocator`` so readers fill page-locked buffers;
+``to_cupy(pinned=True)`` sends arrays lying in such buffers directly and stages the rest
+through one pooled pinned buffer; ``from_cupy(pinned=True)`` returns into pinned buffers
+owned by the returned Mesh. Pinned-ness never propagates through copies.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from contextlib import nullcontext as _nullcontext
 from typing import Any, NamedTuple
@@ -354,11 +361,163 @@ def _require_device(operation: str):
     return cupy
 
 
+# --- Phase 2: pinned host memory -----------------------------------------------------------------
+#
+# The pointer -> PinnedMemoryPointer map lives here, in Python: _PINNED maps the address of
+# every live pinned buffer handed out by a _PinnedAllocator (a read under pinned_reads(), or a
+# from_cupy(pinned=True) result) to (PinnedMemoryPointer, nbytes). The C++ shim behind
+# mio.use_allocator holds the alloc/free callables, takes the GIL in both callbacks and skips
+# the free path at interpreter shutdown; it is not duplicated here. An entry is added when
+# alloc returns and removed exactly when free runs, so "is this array in pinned memory we
+# handed out" is a range lookup in _PINNED (an array may be a view into a hooked buffer).
+
+_PINNED: dict = {}  # address -> (PinnedMemoryPointer, nbytes); dict operations are atomic under the GIL
+
+
+class _PinnedAllocator:
+    """alloc/free over ``cupy.cuda.alloc_pinned_memory`` (CuPy's pinned memory pool).
+
+    ``alloc(nbytes) -> address`` keeps the PinnedMemoryPointer in ``_PINNED``; ``free(address,
+    nbytes)`` removes it, which hands the block back to CuPy's pinned pool. Counts are kept for
+    the caller (``pinned_reads()`` yields its allocator); a free of an address this allocator
+    does not hold is counted in ``bad_frees`` and otherwise ignored.
+    """
+
+    def __init__(self, cupy):
+        self.cp = cupy
+        self.allocs = 0
+        self.frees = 0
+        self.nbytes = 0  # bytes handed out, in total
+        self.bad_frees = 0
+        self._mine: set = set()
+
+    def alloc(self, nbytes: int) -> int:
+        nbytes = int(nbytes)
+        mem = self.cp.cuda.alloc_pinned_memory(max(nbytes, 1))  # never a null pointer, also for 0 bytes
+        address = int(mem.ptr)
+        _PINNED[address] = (mem, nbytes)
+        self._mine.add(address)
+        self.allocs += 1
+        self.nbytes += nbytes
+        return address
+
+    def free(self, address: int, nbytes: int) -> None:
+        address = int(address)
+        if address not in self._mine:
+            self.bad_frees += 1
+            return
+        self._mine.discard(address)
+        entry = _PINNED.pop(address, None)
+        self.frees += 1
+        del entry  # the last reference to the PinnedMemoryPointer: the block goes back to CuPy's pool
+
+    @property
+    def live(self) -> int:
+        """Buffers from this allocator that are still alive."""
+        return len(self._mine)
+
+
+class _PinnedOwner:
+    """Owns one pinned buffer for a numpy array made over it (``np.asarray(owner)`` keeps the
+    owner as the array's base): when numpy drops the array, the buffer is freed through the
+    allocator it was born with, exactly as a C++ buffer's capsule does."""
+
+    def __init__(self, allocator: _PinnedAllocator, shape, dtype):
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        self._allocator = allocator
+        self._nbytes = nbytes
+        self._address = allocator.alloc(nbytes)
+        self.__array_interface__ = {"shape": tuple(int(n) for n in shape), "typestr": dtype.str,
+                                    "data": (self._address, False), "version": 3, "strides": None}
+
+    def __del__(self):
+        try:
+            self._allocator.free(self._address, self._nbytes)
+        except Exception:  # interpreter shutdown: the process is ending
+            pass
+
+
+def _pinned_empty(allocator: _PinnedAllocator, shape, dtype) -> np.ndarray:
+    """An uninitialised C-contiguous numpy array in pinned memory from ``allocator``."""
+    return np.asarray(_PinnedOwner(allocator, shape, dtype))
+
+
+def _data_range(a) -> tuple | None:
+    """(first byte, one past the last) of a C-contiguous numpy array, else None."""
+    if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
+        return None
+    start = a.__array_interface__["data"][0]
+    return start, start + a.nbytes
+
+
+def _pinned_ranges() -> list:
+    """Sorted (start, end) of the live pinned buffers: one snapshot per call of to_cupy."""
+    return sorted((address, address + nbytes) for address, (_, nbytes) in list(_PINNED.items()))
+
+
+def _in_ranges(ranges: list, a) -> bool:
+    span = _data_range(a)
+    if span is None or not ranges:
+        return False
+    i = bisect.bisect_right(ranges, (span[0], float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= span[0] and span[1] <= ranges[i][1]
+
+
+def is_pinned(a) -> bool:
+    """True when numpy array ``a`` lies entirely inside a live pinned buffer meshio++ handed
+    out (read under ``pinned_reads()``, or returned by ``from_cupy(pinned=True)``) - views
+    into such a buffer included. A host-side registry lookup: no CuPy call, no device."""
+    return _in_ranges(_pinned_ranges(), a)
+
+
+class pinned_reads:
+    """``with mio._gpu.pinned_reads() as alloc:`` - every buffer the C++ core allocates inside
+    the block (every array a reader returns) is page-locked host memory from CuPy's pinned
+    pool (``cupy.cuda.alloc_pinned_memory``), installed through ``mio.use_allocator``.
+
+    Each buffer is freed through the pinned pool whenever its array dies, also after the
+    block has exited. Copies made later (``a.copy()``, ``astype``, arithmetic results) are
+    ordinary pageable memory: pinned-ness does not propagate. Blocks nest with
+    ``use_allocator`` like any allocator. ``to_cupy(mesh, pinned=True)`` moves such arrays
+    straight from where they are, with no staging copy.
+
+    Raises ImportError (with the per-toolkit install recipe) without CuPy, and RuntimeError
+    when CuPy finds no CUDA device - both when called, before anything is installed. The
+    value of the ``with`` is the allocator: ``allocs``, ``frees``, ``live``, ``nbytes``.
+    """
+
+    def __init__(self):
+        cp = _require_device("pinned_reads")
+        self.allocator = _PinnedAllocator(cp)
+        self._scope = None
+
+    def __enter__(self) -> _PinnedAllocator:
+        from ._allocator import use_allocator
+
+        self._scope = use_allocator(self.allocator.alloc, self.allocator.free)
+        self._scope.__enter__()
+        return self.allocator
+
+    def __exit__(self, *exc):
+        scope, self._scope = self._scope, None
+        return scope.__exit__(*exc)
+
+
 # --- CuPy: the transfer ----------------------------------------------------------------------
+
+_STAGING_ALIGN = 256  # bytes: every array's slice of the one staging buffer starts aligned
 
 
 class _Mover:
-    """One host->device transfer per array, on one stream, optionally pinned-staged."""
+    """One host->device transfer per array, on one stream.
+
+    pinned=False: ``cupy.asarray`` per array (what users write today). pinned=True: arrays
+    that already lie in live pinned memory (``_PINNED``) are copied straight from it
+    ("direct"); all others are first copied into ONE pinned staging buffer for the whole
+    payload, taken from CuPy's pinned pool (reused from call to call), and copied from their
+    aligned slice of it ("staged"). ``paths`` records label -> path.
+    """
 
     def __init__(self, cupy, pinned: bool, stream, current: bool):
         self.cp = cupy
@@ -366,28 +525,73 @@ class _Mover:
         self.stream = stream
         # Entering a stream's context costs a little per array; the current stream needs none.
         self.scope = _nullcontext() if current else stream
-        self.staging: list = []
+        self.staging: list = []  # what in-flight copies read from: kept until synchronised
+        self.paths: dict = {}
+        self.staging_bytes = 0
         self.count = 0
         self.nbytes = 0
 
-    def __call__(self, a: np.ndarray):
-        cp = self.cp
+    def move_all(self, items: list) -> list:
+        """[(label, host array)] -> [device array], in order."""
+        if not self.pinned:
+            return [self._pageable(a) for _, a in items]
+        ranges = _pinned_ranges()
+        direct = [a.size > 0 and _in_ranges(ranges, a) for _, a in items]
+        # One staging buffer for every array that is not pinned already: aligned slices.
+        offsets, total = [], 0
+        for (_, a), d in zip(items, direct):
+            if d or a.size == 0:
+                offsets.append(None)
+                continue
+            total += (-total) % _STAGING_ALIGN
+            offsets.append(total)
+            total += a.nbytes
+        stage = None
+        if total:
+            mem = self.cp.cuda.alloc_pinned_memory(total)
+            stage = np.frombuffer(mem, np.uint8, total)
+            self.staging.append(stage)  # holds mem: released (back to the pool) after synchronising
+            self.staging_bytes = total
+        out = []
+        for (label, a), d, off in zip(items, direct, offsets):
+            self.count += 1
+            self.nbytes += a.nbytes
+            with self.scope:
+                dev = self.cp.empty(a.shape, dtype=a.dtype)
+            if a.size == 0:
+                self.paths[label] = "empty"
+            elif d:
+                dev.set(a, stream=self.stream)  # straight from the reader's pinned buffer: async DMA
+                self.staging.append(a)  # the source must outlive an asynchronous copy
+                self.paths[label] = "direct"
+            else:
+                staged = stage[off:off + a.nbytes].view(a.dtype).reshape(a.shape)
+                staged[...] = a  # the one host copy, into page-locked memory
+                dev.set(staged, stream=self.stream)
+                self.paths[label] = "staged"
+            out.append(dev)
+        return out
+
+    def _pageable(self, a: np.ndarray):
         self.count += 1
         self.nbytes += a.nbytes
-        if not self.pinned:
-            # Exactly what a user writes today (cupy.asarray), enqueued on self.stream.
-            with self.scope:
-                return cp.asarray(a)
+        # Exactly what a user writes today (cupy.asarray), enqueued on self.stream.
         with self.scope:
-            d = cp.empty(a.shape, dtype=a.dtype)
-        if a.size == 0:
-            return d
-        mem = cp.cuda.alloc_pinned_memory(a.nbytes)
-        staged = np.frombuffer(mem, a.dtype, a.size).reshape(a.shape)
-        staged[...] = a  # the one host copy into page-locked memory
-        d.set(staged, stream=self.stream)  # async DMA on self.stream
-        self.staging.append(staged)  # must outlive the copy: released after synchronising
-        return d
+            return self.cp.asarray(a)
+
+    def derived(self, async_: bool) -> tuple:
+        line = f"host->device: {self.count} arrays, {self.nbytes} bytes, one transfer each"
+        if self.pinned:
+            n_direct = sum(1 for p in self.paths.values() if p == "direct")
+            n_staged = sum(1 for p in self.paths.values() if p == "staged")
+            line += (f"; {n_direct} direct from pinned memory (no staging copy), {n_staged} staged through "
+                     f"one pinned staging buffer of {self.staging_bytes} bytes from CuPy's pinned pool")
+        if async_:
+            line += " (enqueued on the caller's stream)"
+        facts = (line,)
+        if self.pinned:
+            facts += tuple(f"host->device path of {label}: {path}" for label, path in self.paths.items())
+        return facts
 
 
 def _device_id(cupy) -> tuple:
@@ -404,27 +608,35 @@ def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = 
     and torch adopt them on-device without further copies. ``float32`` / ``int32`` as in
     ``to_dlpack`` (noted casts on the host, before the transfer).
 
-    ``pinned=True`` stages each array through page-locked host memory so the DMA engine
-    can copy asynchronously. ``stream=None``: the copies go on the current stream and the
-    call synchronises it before returning (staging released). With a caller's ``stream``
-    the copies are only enqueued on it and the staging buffers stay on ``payload.refs``:
-    synchronise (``payload.synchronize()``, ``with payload:`` or ``stream.synchronize()``)
-    before using the arrays or dropping the payload.
+    ``pinned=True`` copies from page-locked host memory, which lets the DMA engine run at
+    full bus speed and asynchronously. Arrays that already live in pinned memory - read
+    under ``pinned_reads()``, or returned by ``from_cupy(pinned=True)``, views included -
+    are copied straight from there ("direct": no staging copy). All others are first copied
+    into one pinned staging buffer for the whole payload, reused from CuPy's pinned pool
+    ("staged"). ``derived`` records the path of every array.
+
+    ``stream=None``: the copies go on the current stream and the call synchronises it before
+    returning (staging released). With a caller's ``stream`` the copies are only enqueued on
+    it and what they read from (the staging buffer, the direct arrays) stays on
+    ``payload.refs``: synchronise (``payload.synchronize()``, ``with payload:`` or
+    ``stream.synchronize()``) before using the arrays or dropping the payload.
     """
     cp = _require_device("to_cupy")
     host = _to_device_payload(mesh, float32=float32, int32=int32, operation="to_cupy")
     target = stream if stream is not None else cp.cuda.get_current_stream()
     move = _Mover(cp, pinned, target, current=stream is None)
+    items = list(host.arrays())
     try:
-        points = move(host.points)
-        cells = tuple((t, move(c)) for t, c in host.cells)
-        bases = move(host.block_bases)
-        point_data = {k: move(a) for k, a in host.point_data.items()}
-        cell_data = {k: tuple(move(a) for a in parts) for k, parts in host.cell_data.items()}
-        regions = tuple(r._replace(entries=move(r.entries)) for r in host.regions)
+        moved = iter(move.move_all(items))
     except BaseException:
         target.synchronize()  # never free a staging buffer a copy may still be reading
         raise
+    points = next(moved)
+    cells = tuple((t, next(moved)) for t, _ in host.cells)
+    bases = next(moved)
+    point_data = {k: next(moved) for k in host.point_data}
+    cell_data = {k: tuple(next(moved) for _ in parts) for k, parts in host.cell_data.items()}
+    regions = tuple(r._replace(entries=next(moved)) for r in host.regions)
     payload = DevicePayload(
         points=points,
         cells=cells,
@@ -437,12 +649,7 @@ def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = 
         dropped=host.dropped,
         shared={label: False for label in host.shared},  # no device array is a mesh buffer
         notes=host.notes,
-        derived=host.derived
-        + (
-            f"host->device: {move.count} arrays, {move.nbytes} bytes, one transfer each"
-            + (", staged through pinned host memory" if pinned else "")
-            + (" (enqueued on the caller's stream)" if stream is not None else ""),
-        ),
+        derived=host.derived + move.derived(stream is not None),
         refs=move.staging,
         stream=stream,
     )
@@ -472,6 +679,8 @@ def _to_host(ledger: Ledger, label: str, a, state: dict):
     if device is not None and device[0] == KDL_CPU:
         return np.from_dlpack(a)  # adopted in place (zero-copy)
     on_device = device is not None or hasattr(a, "__cuda_array_interface__")
+    if on_device and state.get("pinned"):
+        return _to_pinned_host(ledger, label, a, state)
     if on_device:
         get = getattr(a, "get", None)
         if callable(get):  # CuPy's own device->host copy
@@ -494,6 +703,30 @@ def _to_host(ledger: Ledger, label: str, a, state: dict):
     return np.asarray(a)
 
 
+def _to_pinned_host(ledger: Ledger, label: str, a, state: dict) -> np.ndarray:
+    """One device array back into a pinned host buffer that becomes the Mesh's own array:
+    allocated through a _PinnedAllocator (freed through CuPy's pinned pool when numpy drops
+    it), filled by one device->host DMA on the current stream."""
+    if "cupy" not in state:
+        state["cupy"] = _require_cupy()
+    cp = state["cupy"]
+    if "allocator" not in state:
+        state["allocator"] = _PinnedAllocator(cp)
+    if isinstance(a, cp.ndarray):
+        d, how = a, ""
+    elif hasattr(a, "__cuda_array_interface__"):
+        d, how = cp.asarray(a), ", adopted by CuPy on device via __cuda_array_interface__"
+    else:
+        d, how = cp.from_dlpack(a), ", adopted by CuPy on device via DLPack"
+    if not d.flags.c_contiguous:
+        d = cp.ascontiguousarray(d)  # on the device; the host buffer is always C-contiguous
+    out = _pinned_empty(state["allocator"], d.shape, d.dtype)
+    if d.size:
+        d.get(out=out)  # one DMA into page-locked memory
+    ledger.copy_note(label, f"device->host copy into pinned host memory{how}")
+    return out
+
+
 def _pairs(cells):
     for item in cells:
         if hasattr(item, "type") and hasattr(item, "data"):
@@ -510,7 +743,7 @@ def _region_parts(r):
     return name, kind, dim, tag, entries
 
 
-def from_cupy(payload) -> Mesh:
+def from_cupy(payload, *, pinned: bool = False) -> Mesh:
     """An ordinary Mesh from a ``DevicePayload`` or any object with the same attributes
     (``points``, ``cells``; optionally ``point_data``, ``cell_data``, ``field_data``,
     ``regions``). Each array may be numpy (passes through), a host DLPack exporter such as
@@ -518,13 +751,20 @@ def from_cupy(payload) -> Mesh:
     device array speaking DLPack or ``__cuda_array_interface__`` - CuPy, torch, Numba, a
     HOOMD-style CAI-only buffer - which comes back with one noted device->host copy.
 
+    ``pinned=True``: each device array is copied into a page-locked host buffer from CuPy's
+    pinned pool instead of pageable memory (``.get()``), so the copy runs at pinned bus
+    speed. Those buffers are the returned Mesh's own arrays; each is freed through the
+    pinned pool when numpy drops it, and ``to_cupy(..., pinned=True)`` sends them back
+    without staging. Host inputs pass through as above. The Mesh is an ordinary Mesh:
+    every writer accepts it.
+
     A payload with a pending stream is synchronised first.
     """
     sync = getattr(payload, "synchronize", None)
     if callable(sync):
         sync()
     ledger = Ledger("from_cupy")
-    state: dict = {}
+    state: dict = {"pinned": bool(pinned)}
     points = _to_host(ledger, "points", payload.points, state)
     cells = [(t, _to_host(ledger, f"cells[{i}]", c, state)) for i, (t, c) in enumerate(_pairs(payload.cells))]
     point_data = {k: _to_host(ledger, f"point_data[{k!r}]", a, state) for k, a in (getattr(payload, "point_data", None) or {}).items()}
@@ -541,4 +781,5 @@ def from_cupy(payload) -> Mesh:
     return Mesh(points, cells, point_data=point_data, cell_data=cell_data, field_data=field_data, regions=regions)
 
 
-__all__ = ["DevicePayload", "DeviceRegion", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device"]
+__all__ = ["DevicePayload", "DeviceRegion", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device",
+           "pinned_reads", "is_pinned"]
