@@ -41,3 +41,13 @@ def test_issue9_vtk_cells_overrunning_the_connectivity_raise_read_error():
     # connectivity (heap overflow under ASan).
     with pytest.raises(mio.ReadError, match="cell 0 declares 3 nodes, 2 values are left for its nodes"):
         mio.read(REGRESSIONS / "vtk" / "issue-9-cells-overrun-connectivity.vtk")
+
+
+def test_issue9_gmsh_physical_tag_listed_twice_on_an_entity_gives_one_clean_region():
+    # A surface entity listing physical tag 5 twice: the region was sized for both and
+    # filled once, leaving uninitialised entries (a fuzz finding, caught by validate()).
+    mesh = mio.read(REGRESSIONS / "gmsh" / "issue-9-physical-tag-listed-twice.msh")
+    regions = [r for r in mesh.regions if r.tag == 5]
+    assert len(regions) == 1
+    assert regions[0].dim == 2
+    assert regions[0].entries.tolist() == [0]
