@@ -4,7 +4,7 @@ BUILD   := build
 JOBS    ?= 2
 PYBIND11_DIR = $(shell /usr/bin/python3 -c "import pybind11; print(pybind11.get_cmake_dir())")
 
-.PHONY: setup build test test-cpp test-python demo bench clean
+.PHONY: setup build test test-cpp test-python test-sanitize test-tsan fuzz fuzz-smoke demo bench clean
 
 setup: .venv/.setup-done
 
@@ -27,6 +27,36 @@ test-python: build
 	$(PY) -m pytest -q tests/python
 
 test: test-cpp test-python
+
+# The C++ suite (GoogleTest + the fuzz regression replay) under ASan + UBSan, leaks checked.
+# install_and_consume builds an uninstrumented consumer: the plain `make test` runs it.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MESHIOPP_REPLAY_SECONDS=20
+test-sanitize: setup
+	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHIOPP_SANITIZE=ON \
+	  -DMESHIOPP_BUILD_PYTHON=OFF -DMESHIOPP_BUILD_CLI=OFF >/dev/null
+	cmake --build build-sanitize -j$(JOBS)
+	cd build-sanitize && $(SAN_ENV) ctest --output-on-failure -j$(JOBS) -E install_and_consume
+
+# The threading tests (allocator hook, parallel readers/writers) under ThreadSanitizer.
+TSAN_TESTS := AllocatorHook.*:HostileConcurrency.*:*ThreadCount*
+test-tsan: setup
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHIOPP_TSAN=ON \
+	  -DMESHIOPP_BUILD_PYTHON=OFF -DMESHIOPP_BUILD_CLI=OFF >/dev/null
+	cmake --build build-tsan -j$(JOBS) --target meshioplusplus_tests
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build-tsan/tests/cpp/meshioplusplus_tests \
+	  --gtest_filter='$(TSAN_TESTS)'
+
+# libFuzzer (clang-14): `make fuzz FORMAT=gmsh SECONDS=600`; see docs/robustness.md.
+FORMAT  ?= gmsh
+SECONDS ?= 60
+fuzz: setup
+	tools/fuzz.sh $(FORMAT) $(SECONDS)
+
+# Every fuzz target builds (clang-14, libFuzzer + ASan + UBSan) and runs once over its
+# fixtures, seeds and regressions: deterministic, for CI (catches clang-only breaks too).
+fuzz-smoke: setup
+	tools/fuzz.sh --replay
 
 demo: build
 	$(PY) examples/demo.py

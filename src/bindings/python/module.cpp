@@ -29,6 +29,22 @@ Options to_options(const py::dict& options) {
   return out;
 }
 
+// Names (data arrays, regions) come from files and need not be UTF-8 (a Latin-1 Gmsh
+// physical name, a corrupted byte): they decode with "surrogateescape", so reading never
+// fails on them and writing the name back restores the original bytes (name_bytes).
+py::str name_str(const std::string& name) {
+  PyObject* s = PyUnicode_DecodeUTF8(name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+std::string name_bytes(py::handle name) {
+  if (!PyUnicode_Check(name.ptr())) return name.cast<std::string>();
+  PyObject* b = PyUnicode_AsEncodedString(name.ptr(), "utf-8", "surrogateescape");
+  if (!b) throw py::error_already_set();
+  return py::reinterpret_steal<py::bytes>(b).cast<std::string>();
+}
+
 py::dict mesh_to_dict(const Mesh& mesh) {
   py::dict out;
   out["points"] = to_numpy(mesh.points);
@@ -43,19 +59,19 @@ py::dict mesh_to_dict(const Mesh& mesh) {
   }
   out["cells"] = cells;
   py::dict point_data, cell_data, field_data;
-  for (const auto& [name, a] : mesh.point_data) point_data[py::str(name)] = to_numpy(a);
+  for (const auto& [name, a] : mesh.point_data) point_data[name_str(name)] = to_numpy(a);
   for (const auto& [name, list] : mesh.cell_data) {
     py::list arrays;
     for (const auto& a : list) arrays.append(to_numpy(a));
-    cell_data[py::str(name)] = arrays;
+    cell_data[name_str(name)] = arrays;
   }
-  for (const auto& [name, a] : mesh.field_data) field_data[py::str(name)] = to_numpy(a);
+  for (const auto& [name, a] : mesh.field_data) field_data[name_str(name)] = to_numpy(a);
   out["point_data"] = point_data;
   out["cell_data"] = cell_data;
   out["field_data"] = field_data;
   py::list regions;
   for (const Region& r : mesh.regions)
-    regions.append(py::make_tuple(r.name, region_kind_name(r.kind), to_numpy(r.entries), r.dim, r.tag));
+    regions.append(py::make_tuple(name_str(r.name), region_kind_name(r.kind), to_numpy(r.entries), r.dim, r.tag));
   out["regions"] = regions;
   py::list periodic;
   for (const PeriodicLink& p : mesh.gmsh_periodic) {
@@ -95,23 +111,23 @@ Mesh dict_to_mesh(const py::dict& parts, std::vector<py::object>& keep) {
     }
   }
   for (auto [name, a] : parts["point_data"].cast<py::dict>()) {
-    auto key = name.cast<std::string>();
+    auto key = name_bytes(name);
     mesh.point_data[key] = from_numpy(a, "point_data['" + key + "']", keep);
   }
   for (auto [name, list] : parts["cell_data"].cast<py::dict>()) {
-    auto key = name.cast<std::string>();
+    auto key = name_bytes(name);
     std::size_t k = 0;
     for (auto a : list.cast<py::list>())
       mesh.cell_data[key].push_back(from_numpy(a, "cell_data['" + key + "'][" + std::to_string(k++) + "]", keep));
   }
   for (auto [name, a] : parts["field_data"].cast<py::dict>()) {
-    auto key = name.cast<std::string>();
+    auto key = name_bytes(name);
     mesh.field_data[key] = from_numpy(a, "field_data['" + key + "']", keep);
   }
   for (auto item : parts["regions"].cast<py::list>()) {
     auto r = item.cast<py::tuple>();
     Region region;
-    region.name = r[0].cast<std::string>();
+    region.name = name_bytes(r[0]);
     region.kind = region_kind_from_name(r[1].cast<std::string>());
     region.entries = from_numpy(r[2], "region '" + region.name + "'", keep, &kInt64);
     region.dim = r[3].cast<int>();

@@ -445,7 +445,10 @@ void write_elements(Out& out, const Mesh& mesh, const WritePlan& plan) {
     const ElementType& t = *bp.type;
     const auto k = static_cast<std::size_t>(t.num_nodes);
     const NDArray& conn = mesh.cells[b].connectivity;
-    for (const auto& [entity, cells] : bp.groups) {
+    for (const auto& group : bp.groups) {
+      // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+      const auto& entity = group.first;
+      const auto& cells = group.second;
       const WriteEntity& e = plan.entities[static_cast<std::size_t>(entity)];
       const std::uint64_t m = cells.empty() ? mesh.cells[b].size() : cells.size();
       if (out.binary) { out.put<std::int32_t>(e.dim); out.put<std::int32_t>(e.tag); out.put<std::int32_t>(t.id); out.put<std::uint64_t>(m); }

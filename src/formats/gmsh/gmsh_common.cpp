@@ -331,8 +331,14 @@ Mesh ReadState::finish() {
       std::fill(phys[b].data<std::int64_t>(), phys[b].data<std::int64_t>() + n, (tags && !tags->empty()) ? tags->front() : 0);
       geom[b] = NDArray::uninit(DType::int64, {n});
       std::fill(geom[b].data<std::int64_t>(), geom[b].data<std::int64_t>() + n, block_entity[b]);
-      if (tags)
-        for (int t : *tags) group_sizes[{block_dim[b], t}] += n;
+      if (tags) {
+        // An entity may list a physical tag twice (issue 9, a fuzz finding): count each tag
+        // once, as the fill below does, or the region keeps uninitialised entries.
+        std::vector<int> unique_tags(*tags);
+        std::sort(unique_tags.begin(), unique_tags.end());
+        unique_tags.erase(std::unique(unique_tags.begin(), unique_tags.end()), unique_tags.end());
+        for (int t : unique_tags) group_sizes[{block_dim[b], t}] += n;
+      }
     }
     if (any_phys) m.cell_data["gmsh:physical"] = std::move(phys);
     m.cell_data["gmsh:geometrical"] = std::move(geom);

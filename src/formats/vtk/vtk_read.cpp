@@ -257,8 +257,11 @@ class Reader {
     for (std::size_t i = 0; i < n; ++i) {
       if (q >= size) fail_line("CELLS: the values end inside cell " + std::to_string(i));
       const std::int64_t m = r[q++];
-      if (m < 0 || static_cast<std::size_t>(m) > size - q)
-        fail_line("CELLS: cell " + std::to_string(i) + " declares " + std::to_string(m) + " nodes, " + std::to_string(size - q) + " values are left");
+      // The nodes left for this cell: the values left minus one count per later cell (the
+      // connectivity holds size - n values; issue 9, a fuzz finding, overran it).
+      const std::size_t room = size - q - (n - 1 - i);
+      if (m < 0 || static_cast<std::size_t>(m) > room)
+        fail_line("CELLS: cell " + std::to_string(i) + " declares " + std::to_string(m) + " nodes, " + std::to_string(room) + " values are left for its nodes");
       std::memcpy(c + k, r + q, static_cast<std::size_t>(m) * sizeof(std::int64_t));
       q += static_cast<std::size_t>(m);
       k += static_cast<std::size_t>(m);

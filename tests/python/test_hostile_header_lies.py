@@ -1,0 +1,254 @@
+"""Issue 9: lies in headers. A small file that declares 10^12 nodes or elements (or a count
+that overflows, or a size field that does) raises ReadError at once, without allocating.
+
+Each case is a template with one count in it and the true value of that count: the true
+value must read as a mesh (so the template is a valid file and the lie is the only thing
+wrong), and the lie must raise ReadError within READ_SECONDS, under an address-space limit
+of AS_LIMIT, with no core buffer larger than MAX_REQUEST asked for. Cases marked
+`sparse` are legal files whose tags are huge (Gmsh allows gaps): they must read or raise
+ReadError, equally fast and small. Every readable format must have cases here.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+import hostile
+import meshioplusplus as mio
+
+WORKER = Path(__file__).with_name("hostile_worker.py")
+AS_LIMIT = 1 << 30  # 1 GiB of address space; Python + numpy + meshio++ use ~60 MiB
+MAX_REQUEST = 1 << 20  # no buffer above 1 MiB for a file of a few hundred bytes
+READ_SECONDS = 1.0
+LIES = (10**12, 2**31 - 1, 2**32 + 3, 2**63 - 1)
+
+i32 = lambda *v: struct.pack(f"<{len(v)}i", *v)  # noqa: E731
+u64 = lambda *v: struct.pack(f"<{len(v)}Q", *v)  # noqa: E731
+f64 = lambda *v: struct.pack(f"<{len(v)}d", *v)  # noqa: E731
+i32_fits = lambda n: n < 2**31  # noqa: E731
+
+# --- gmsh -----------------------------------------------------------------------------
+H22 = b"$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+H22B = b"$MeshFormat\n2.2 1 8\n" + i32(1) + b"\n$EndMeshFormat\n"
+H40 = b"$MeshFormat\n4 0 8\n$EndMeshFormat\n"
+H41 = b"$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+H41B = b"$MeshFormat\n4.1 1 8\n" + i32(1) + b"\n$EndMeshFormat\n"
+NODES22 = b"$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n"
+NODES22B = b"$Nodes\n3\n" + b"".join(i32(k + 1) + f64(*p) for k, p in enumerate([(0, 0, 0), (1, 0, 0), (0, 1, 0)])) + b"\n$EndNodes\n"
+NODES41 = b"$Nodes\n1 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n"
+NODES41B = (b"$Nodes\n" + u64(1, 3, 1, 3) + i32(2, 1, 0) + u64(3) + u64(1, 2, 3)
+            + f64(0, 0, 0, 1, 0, 0, 0, 1, 0) + b"\n$EndNodes\n")
+ELEMS22 = b"$Elements\n1\n1 2 2 0 1 1 2 3\n$EndElements\n"
+ELEMS22B = b"$Elements\n1\n" + i32(2, 1, 0) + i32(1, 1, 2, 3) + b"\n$EndElements\n"
+ELEMS40 = b"$Elements\n1 1\n1 2 2 1\n1 1 2 3\n$EndElements\n"
+ELEMS41 = b"$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 3\n$EndElements\n"
+ELEMS41B = b"$Elements\n" + u64(1, 1, 1, 1) + i32(2, 1, 2) + u64(1) + u64(1, 1, 2, 3) + b"\n$EndElements\n"
+
+
+def n(v) -> bytes:
+    return str(v).encode()
+
+
+GMSH = {
+    "msh22 $Nodes count": (lambda v: H22 + b"$Nodes\n" + n(v) + b"\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n" + ELEMS22, 3),
+    "msh22 $Elements count": (lambda v: H22 + NODES22 + b"$Elements\n" + n(v) + b"\n1 2 2 0 1 1 2 3\n$EndElements\n", 1),
+    "msh22 element tag count": (lambda v: H22 + NODES22 + b"$Elements\n1\n1 2 " + n(v) + b" 0 1 1 2 3\n$EndElements\n", 2),
+    "msh22 $PhysicalNames count": (
+        lambda v: H22 + b"$PhysicalNames\n" + n(v) + b'\n2 1 "a"\n$EndPhysicalNames\n' + NODES22
+        + b"$Elements\n1\n1 2 2 1 1 1 2 3\n$EndElements\n", 1),
+    "msh22 $NodeData value count": (
+        lambda v: H22 + NODES22 + b"$Elements\n1\n1 2 2 0 1 1 2 3\n$EndElements\n"
+        + b'$NodeData\n1\n"u"\n1\n0.0\n3\n0\n1\n' + n(v) + b"\n1 0.5\n2 0.5\n3 0.5\n$EndNodeData\n", 3),
+    "msh22 binary $Nodes count": (lambda v: H22B + b"$Nodes\n" + n(v) + b"\n" + NODES22B[len(b"$Nodes\n3\n"):] + ELEMS22B, 3),
+    "msh22 binary $Elements count": (
+        lambda v: H22B + NODES22B + b"$Elements\n" + n(v) + b"\n" + i32(2, 1, 0) + i32(1, 1, 2, 3) + b"\n$EndElements\n", 1),
+    "msh22 binary element block count": (
+        lambda v: H22B + NODES22B + b"$Elements\n1\n" + i32(2, v if i32_fits(v) else -1, 0) + i32(1, 1, 2, 3)
+        + b"\n$EndElements\n", 1),
+    "msh40 $Nodes count": (lambda v: H40 + b"$Nodes\n1 " + n(v) + b"\n1 2 0 3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n" + ELEMS40, 3),
+    "msh40 node block count": (lambda v: H40 + b"$Nodes\n1 3\n1 2 0 " + n(v) + b"\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n" + ELEMS40, 3),
+    "msh40 $Elements count": (
+        lambda v: H40 + b"$Nodes\n1 3\n1 2 0 3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n"
+        + b"$Elements\n1 " + n(v) + b"\n1 2 2 1\n1 1 2 3\n$EndElements\n", 1),
+    "msh41 $Nodes count": (lambda v: H41 + b"$Nodes\n1 " + n(v) + b" 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n" + ELEMS41, 3),
+    "msh41 node entity blocks": (lambda v: H41 + b"$Nodes\n" + n(v) + b" 3 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n" + ELEMS41, 1),
+    "msh41 node block count": (lambda v: H41 + b"$Nodes\n1 3 1 3\n2 1 0 " + n(v) + b"\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n" + ELEMS41, 3),
+    "msh41 $Elements count": (
+        lambda v: H41 + NODES41 + b"$Elements\n1 " + n(v) + b" 1 1\n2 1 2 1\n1 1 2 3\n$EndElements\n", 1),
+    "msh41 element block count": (
+        lambda v: H41 + NODES41 + b"$Elements\n1 1 1 1\n2 1 2 " + n(v) + b"\n1 1 2 3\n$EndElements\n", 1),
+    "msh41 $Entities point count": (
+        lambda v: H41 + b"$Entities\n" + n(v) + b" 0 0 0\n1 0 0 0 0\n$EndEntities\n" + NODES41
+        + b"$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 3\n$EndElements\n", 1),
+    "msh41 binary $Nodes count": (
+        lambda v: H41B + b"$Nodes\n" + u64(1, v, 1, 3) + i32(2, 1, 0) + u64(3) + u64(1, 2, 3)
+        + f64(0, 0, 0, 1, 0, 0, 0, 1, 0) + b"\n$EndNodes\n" + ELEMS41B, 3),
+    "msh41 binary node block count": (
+        lambda v: H41B + b"$Nodes\n" + u64(1, 3, 1, 3) + i32(2, 1, 0) + u64(v) + u64(1, 2, 3)
+        + f64(0, 0, 0, 1, 0, 0, 0, 1, 0) + b"\n$EndNodes\n" + ELEMS41B, 3),
+    "msh41 binary element block count": (
+        lambda v: H41B + NODES41B + b"$Elements\n" + u64(1, 1, 1, 1) + i32(2, 1, 2) + u64(v) + u64(1, 1, 2, 3)
+        + b"\n$EndElements\n", 1),
+    # Legal but sparse: node tags up to 10^12 (Gmsh allows gaps); a dense tag map would die.
+    "sparse msh41 max node tag": (
+        lambda v: H41 + b"$Nodes\n1 3 1 " + n(v) + b"\n2 1 0 3\n1\n2\n" + n(v) + b"\n0 0 0\n1 0 0\n0 1 0\n$EndNodes\n"
+        + b"$Elements\n1 1 1 1\n2 1 2 1\n1 1 2 " + n(v) + b"\n$EndElements\n", 3),
+    "sparse msh22 node tag": (
+        lambda v: H22 + b"$Nodes\n3\n1 0 0 0\n2 1 0 0\n" + n(v) + b" 0 1 0\n$EndNodes\n"
+        + b"$Elements\n1\n1 2 2 0 1 1 2 " + n(v) + b"\n$EndElements\n", 3),
+}
+
+# --- vtu ------------------------------------------------------------------------------
+VTU_HEAD = b'<?xml version="1.0"?>\n<VTKFile type="UnstructuredGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64"'
+POINTS_ASCII = b'<DataArray type="Float64" NumberOfComponents="3" format="ascii">0 0 0 1 0 0 0 1 0</DataArray>'
+CELLS_ASCII = (b'<Cells>\n<DataArray type="Int64" Name="connectivity" format="ascii">0 1 2</DataArray>\n'
+               b'<DataArray type="Int64" Name="offsets" format="ascii">3</DataArray>\n'
+               b'<DataArray type="UInt8" Name="types" format="ascii">5</DataArray>\n</Cells>\n')
+
+
+def vtu(points=POINTS_ASCII, npoints=3, ncells=1, extra_attrs=b"", appended=b"", point_data=b""):
+    doc = (VTU_HEAD + extra_attrs + b">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"" + n(npoints)
+           + b'" NumberOfCells="' + n(ncells) + b'">\n' + point_data + b"<Points>\n" + points + b"\n</Points>\n"
+           + CELLS_ASCII + b"</Piece>\n</UnstructuredGrid>\n")
+    if appended:
+        doc += b'<AppendedData encoding="raw">\n_' + appended + b"\n</AppendedData>\n"
+    return doc + b"</VTKFile>\n"
+
+
+XYZ = f64(0, 0, 0, 1, 0, 0, 0, 1, 0)
+ZXYZ = zlib.compress(XYZ)
+
+
+def b64_points(header: bytes, payload: bytes) -> bytes:
+    body = base64.b64encode(header) + base64.b64encode(payload)
+    return b'<DataArray type="Float64" NumberOfComponents="3" format="binary">' + body + b"</DataArray>"
+
+
+VTU = {
+    "NumberOfPoints": (lambda v: vtu(npoints=v), 3),
+    "NumberOfCells": (lambda v: vtu(ncells=v), 1),
+    "NumberOfComponents": (
+        lambda v: vtu(points=POINTS_ASCII.replace(b'NumberOfComponents="3"', b'NumberOfComponents="' + n(v) + b'"')), 3),
+    "binary block byte count": (lambda v: vtu(points=b64_points(u64(v), XYZ)), len(XYZ)),
+    "appended raw byte count": (
+        lambda v: vtu(points=b'<DataArray type="Float64" NumberOfComponents="3" format="appended" offset="0"/>',
+                      appended=u64(v) + XYZ), len(XYZ)),
+    "zlib block count": (
+        lambda v: vtu(points=b64_points(u64(v, len(XYZ), len(XYZ), len(ZXYZ)), ZXYZ),
+                      extra_attrs=b' compressor="vtkZLibDataCompressor"'), 1),
+    "zlib block size": (
+        lambda v: vtu(points=b64_points(u64(1, v, v, len(ZXYZ)), ZXYZ),
+                      extra_attrs=b' compressor="vtkZLibDataCompressor"'), len(XYZ)),
+    "zlib compressed size": (
+        lambda v: vtu(points=b64_points(u64(1, len(XYZ), len(XYZ), v), ZXYZ),
+                      extra_attrs=b' compressor="vtkZLibDataCompressor"'), len(ZXYZ)),
+    "point data NumberOfComponents": (
+        lambda v: vtu(point_data=b'<PointData>\n<DataArray type="Float64" Name="u" NumberOfComponents="' + n(v)
+                      + b'" format="ascii">1 2 3</DataArray>\n</PointData>\n'), 1),
+}
+
+# --- vtk (legacy) -----------------------------------------------------------------------
+VTK_HEAD = b"# vtk DataFile Version 4.2\nheader lie\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+VTK_HEAD_B = b"# vtk DataFile Version 4.2\nheader lie\nBINARY\nDATASET UNSTRUCTURED_GRID\n"
+VTK51 = b"# vtk DataFile Version 5.1\nheader lie\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+VTK_PTS = b"POINTS 3 double\n0 0 0 1 0 0 0 1 0\n"
+VTK_CELLS = b"CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n"
+
+
+def be_f64(*v):
+    return struct.pack(f">{len(v)}d", *v)
+
+
+def be_i32(*v):
+    return struct.pack(f">{len(v)}i", *v)
+
+
+VTK = {
+    "POINTS count": (lambda v: VTK_HEAD + b"POINTS " + n(v) + b" double\n0 0 0 1 0 0 0 1 0\n" + VTK_CELLS, 3),
+    "CELLS count": (lambda v: VTK_HEAD + VTK_PTS + b"CELLS " + n(v) + b" 4\n3 0 1 2\nCELL_TYPES 1\n5\n", 1),
+    "CELLS size": (lambda v: VTK_HEAD + VTK_PTS + b"CELLS 1 " + n(v) + b"\n3 0 1 2\nCELL_TYPES 1\n5\n", 4),
+    "CELL_TYPES count": (lambda v: VTK_HEAD + VTK_PTS + b"CELLS 1 4\n3 0 1 2\nCELL_TYPES " + n(v) + b"\n5\n", 1),
+    "cell node count": (lambda v: VTK_HEAD + VTK_PTS + b"CELLS 1 4\n" + n(v) + b" 0 1 2\nCELL_TYPES 1\n5\n", 3),
+    "POINT_DATA count": (
+        lambda v: VTK_HEAD + VTK_PTS + VTK_CELLS + b"POINT_DATA " + n(v) + b"\nSCALARS u double 1\nLOOKUP_TABLE default\n0 1 2\n", 3),
+    "SCALARS components": (
+        lambda v: VTK_HEAD + VTK_PTS + VTK_CELLS + b"POINT_DATA 3\nSCALARS u double " + n(v) + b"\nLOOKUP_TABLE default\n0 1 2\n", 1),
+    "FIELD array tuples": (
+        lambda v: VTK_HEAD + VTK_PTS + VTK_CELLS + b"POINT_DATA 3\nFIELD f 1\nu 1 " + n(v) + b" double\n0 1 2\n", 3),
+    "5.1 OFFSETS count": (
+        lambda v: VTK51 + VTK_PTS + b"CELLS " + n(v) + b" 3\nOFFSETS vtktypeint64\n0 3\nCONNECTIVITY vtktypeint64\n0 1 2\n"
+        + b"CELL_TYPES 1\n5\n", 2),
+    "5.1 CONNECTIVITY size": (
+        lambda v: VTK51 + VTK_PTS + b"CELLS 2 " + n(v) + b"\nOFFSETS vtktypeint64\n0 3\nCONNECTIVITY vtktypeint64\n0 1 2\n"
+        + b"CELL_TYPES 1\n5\n", 3),
+    "binary POINTS count": (
+        lambda v: VTK_HEAD_B + b"POINTS " + n(v) + b" double\n" + be_f64(0, 0, 0, 1, 0, 0, 0, 1, 0)
+        + b"\nCELLS 1 4\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 3),
+    "binary CELLS size": (
+        lambda v: VTK_HEAD_B + b"POINTS 3 double\n" + be_f64(0, 0, 0, 1, 0, 0, 0, 1, 0)
+        + b"\nCELLS 1 " + n(v) + b"\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 4),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK}
+
+
+def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
+    result = tmp_path / "result.json"
+    proc = subprocess.run(
+        [sys.executable, str(WORKER), "--files", fmt, str(result), str(AS_LIMIT)] + [str(f) for f in files],
+        capture_output=True, timeout=120,
+    )
+    if proc.returncode != 0 or not result.exists():
+        lines = proc.stdout.decode(errors="replace").splitlines()
+        pytest.fail(f"the reader process died (exit {proc.returncode}) on {lines[-1] if lines else '?'}\n"
+                    + proc.stderr.decode(errors="replace")[-3000:])
+    return json.loads(result.read_text())
+
+
+def test_every_reader_has_header_lie_cases():
+    missing = [fmt for fmt in hostile.readable_formats() if fmt not in CASES]
+    assert not missing, f"readers with no header-lie cases in {Path(__file__).name}: {missing}"
+
+
+@pytest.mark.parametrize("fmt", [f for f in hostile.readable_formats() if f in CASES])
+def test_a_small_file_declaring_huge_counts_raises_read_error_at_once(fmt, tmp_path):
+    ext = mio.formats()[fmt]["extensions"][0]
+    files, expect = [], {}
+    for k, (name, (build, truth)) in enumerate(CASES[fmt].items()):
+        good = tmp_path / f"case{k}_truth{ext}"
+        good.write_bytes(build(truth))
+        files.append(good)
+        expect[str(good)] = (name, "truth")
+        for j, lie in enumerate(LIES):
+            bad = tmp_path / f"case{k}_lie{j}{ext}"
+            bad.write_bytes(build(lie))
+            assert bad.stat().st_size < 4096
+            files.append(bad)
+            expect[str(bad)] = (name, lie)
+    results = run_worker(fmt, files, tmp_path)
+    problems = []
+    for path, r in results.items():
+        name, what = expect[path]
+        label = f"{fmt} {name} = {what}"
+        outcome = r["outcome"]
+        if what == "truth":
+            if outcome != "mesh":
+                problems.append(f"{label}: the truthful twin must read (the case is wrong otherwise): {outcome}")
+            elif r["max_request"] == 0:
+                problems.append(f"{label}: the counting allocator saw none of the reader's buffers")
+            continue
+        sparse = name.startswith("sparse")
+        if not (outcome.startswith("ReadError") or (sparse and outcome == "mesh")):
+            problems.append(f"{label}: expected ReadError, got {outcome[:300]}")
+        if r["cpu"] > READ_SECONDS or r["wall"] > 5 * READ_SECONDS:
+            problems.append(f"{label}: took {r['cpu']:.2f} s CPU ({r['wall']:.2f} s wall)")
+        if r["max_request"] > MAX_REQUEST:
+            problems.append(f"{label}: asked the allocator for {r['max_request']} bytes")
+    assert not problems, "\n".join(problems)
