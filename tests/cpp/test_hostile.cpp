@@ -89,7 +89,7 @@ std::vector<Input> every_fixture() {
   const fs::path data(MESHIOPP_TEST_DATA);
   for (const auto& f : mpp::formats()) {
     if (!f.read) continue;
-    for (const fs::path dir : {data / f.name, data.parent_path() / "fuzz" / "seeds" / f.name}) {
+    for (const fs::path& dir : std::initializer_list<fs::path>{data / f.name, data.parent_path() / "fuzz" / "seeds" / f.name}) {
       if (!fs::is_directory(dir)) continue;
       for (const auto& e : fs::directory_iterator(dir))
         for (const auto& ext : f.extensions)
