@@ -697,20 +697,7 @@ def test_package_exports_and_wording():
 
 # =================================== gated: a CUDA device =========================================
 
-def _cupy_with_device():
-    cp = pytest.importorskip("cupy", reason="CuPy is not installed: the device suite needs cupy-cudaXXx and a GPU")
-    try:
-        count = cp.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip(f"CuPy is installed but no CUDA device answers ({exc})")
-    if count < 1:
-        pytest.skip("CuPy is installed but getDeviceCount() == 0")
-    return cp
-
-
-@pytest.fixture
-def cp():
-    return _cupy_with_device()
+# The `cp` fixture (CuPy with a CUDA device, else a skip naming why) is in conftest.py.
 
 
 def big_mesh(n_points=200_000, seed=0):

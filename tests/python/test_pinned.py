@@ -434,20 +434,7 @@ def test_pinned_return_of_a_host_payload_needs_no_cupy(monkeypatch):
 
 # =================================== gated: a CUDA device =========================================
 
-def _cupy_with_device():
-    cp = pytest.importorskip("cupy", reason="CuPy is not installed: the device suite needs cupy-cudaXXx and a GPU")
-    try:
-        count = cp.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip(f"CuPy is installed but no CUDA device answers ({exc})")
-    if count < 1:
-        pytest.skip("CuPy is installed but getDeviceCount() == 0")
-    return cp
-
-
-@pytest.fixture
-def cp():
-    return _cupy_with_device()
+# The `cp` fixture (CuPy with a CUDA device, else a skip naming why) is in conftest.py.
 
 
 def page_locked(cp, a) -> bool:
