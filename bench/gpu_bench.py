@@ -31,8 +31,6 @@ Usage: gpu_bench.py [OUT_PATH_OR_DIR] [--sizes 1e4,1e5,1e6,1e7] [--repeats N] [-
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import os
 import sys
 import time
@@ -41,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_common import gbps, load_cupy, run_meta, timed
+from gpu_common import gbps, load_cupy, release_pools, run_meta, timed, write_results
 
 
 
@@ -188,7 +186,6 @@ def main(argv=None) -> int:
     out = Path(args.out)
     md_path = out if out.suffix == ".md" else out / "gpu_bench.md"
     md_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path = md_path.with_suffix(".json")
 
     loaded = load_cupy("gpu_bench", args.dry_run)
     if loaded is None:
@@ -207,16 +204,11 @@ def main(argv=None) -> int:
             continue
         t0 = time.perf_counter()
         results.append(bench_size(mio, cp, size, args.repeats))
-        gc.collect()  # this size's buffers are gone: hand the pools' blocks back before the next
-        cp.get_default_memory_pool().free_all_blocks()
-        cp.get_default_pinned_memory_pool().free_all_blocks()
+        release_pools(cp)
         print(f"gpu_bench: {size:.0e} cells done in {time.perf_counter() - t0:.1f}s", flush=True)
-        # Written after every size, so a timeout still leaves what was measured.
-        md_path.write_text(render(results, meta))
-        json_path.write_text(json.dumps({"meta": meta, "results": results}, indent=1))
+        write_results(md_path, render(results, meta), meta, results)
     text = render(results, meta)
-    md_path.write_text(text)
-    json_path.write_text(json.dumps({"meta": meta, "results": results}, indent=1))
+    write_results(md_path, text, meta, results)
     print(text)
     return 0
 

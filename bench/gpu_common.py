@@ -73,3 +73,21 @@ def timed(cases: dict, sync, repeats: int) -> dict:
 
 def gbps(nbytes, seconds):
     return nbytes / seconds / 1e9
+
+
+def release_pools(cp) -> None:
+    """After a size: its buffers are gone, so hand the pools' blocks back before the next."""
+    import gc
+
+    gc.collect()
+    cp.get_default_memory_pool().free_all_blocks()
+    cp.get_default_pinned_memory_pool().free_all_blocks()
+
+
+def write_results(md_path: Path, text: str, meta: dict, results: list) -> None:
+    """The Markdown table and its raw JSON beside it (rewritten after every size, so a
+    timeout still leaves what was measured)."""
+    import json
+
+    md_path.write_text(text)
+    md_path.with_suffix(".json").write_text(json.dumps({"meta": meta, "results": results}, indent=1))

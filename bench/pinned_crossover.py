@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import sys
 import tempfile
@@ -45,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_common import gbps, load_cupy, run_meta, timed
+from gpu_common import gbps, load_cupy, release_pools, run_meta, timed, write_results
 
 DEFAULT_SIZES = "64K,512K,4M,32M,256M,1G,4G"
 TARGET_GBPS = 40.0
@@ -258,7 +257,6 @@ def main(argv=None) -> int:
     out = Path(args.out)
     md_path = out if out.suffix == ".md" else out / "pinned_crossover.md"
     md_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path = md_path.with_suffix(".json")
     sizes = [parse_size(s) for s in args.sizes.split(",")]
 
     loaded = load_cupy("pinned_crossover", args.dry_run)
@@ -284,17 +282,12 @@ def main(argv=None) -> int:
                 continue
             t0 = time.perf_counter()
             results.append(bench_size(mio, _gpu, cp, nbytes, args.repeats, parse_size(args.read_max), Path(tmp), args.dry_run))
-            gc.collect()  # this size's buffers are gone: hand the pools' blocks back before the next
-            cp.get_default_memory_pool().free_all_blocks()
-            cp.get_default_pinned_memory_pool().free_all_blocks()
+            release_pools(cp)
             last = (nbytes, time.perf_counter() - t0)
             print(f"pinned_crossover: {human(nbytes)} done in {last[1]:.1f}s", flush=True)
-            # Written after every size, so a timeout still leaves what was measured.
-            md_path.write_text(render(results, meta))
-            json_path.write_text(json.dumps({"meta": meta, "results": results}, indent=1))
+            write_results(md_path, render(results, meta), meta, results)
     text = render(results, meta)
-    md_path.write_text(text)
-    json_path.write_text(json.dumps({"meta": meta, "results": results}, indent=1))
+    write_results(md_path, text, meta, results)
     print(text)
     return 0
 
