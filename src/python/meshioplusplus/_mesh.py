@@ -62,70 +62,75 @@ def _is_ragged(rows) -> bool:
     return len(lengths) > 1
 
 
-class _PointSets(MutableMapping):
-    """``mesh.point_sets`` as a view over the mesh's point regions."""
+class _RegionSets(MutableMapping):
+    """A meshio-style set dict as a live view over the mesh's regions of one kind.
+    Subclasses say how a region's entries look as a set value and back."""
+
+    kind = ""
 
     def __init__(self, mesh):
         self._mesh = mesh
 
-    def _find(self, name):
-        for r in self._mesh.regions:
-            if r.kind == "point" and r.name == name:
-                return r
-        raise KeyError(name)
+    def _to_value(self, entries):
+        return entries
+
+    def _to_entries(self, members):
+        return members
+
+    def _index(self, name):
+        for i, r in enumerate(self._mesh.regions):
+            if r.kind == self.kind and r.name == name:
+                return i
+        return -1
 
     def __getitem__(self, name):
-        return self._find(name).entries
+        i = self._index(name)
+        if i < 0:
+            raise KeyError(name)
+        return self._to_value(self._mesh.regions[i].entries)
 
     def __setitem__(self, name, members):
-        region = Region(name, "point", members)
-        for i, r in enumerate(self._mesh.regions):
-            if r.kind == "point" and r.name == name:
-                region.dim, region.tag = r.dim, r.tag
-                self._mesh.regions[i] = region
-                return
-        self._mesh.regions.append(region)
+        region = Region(name, self.kind, self._to_entries(members))
+        i = self._index(name)
+        if i < 0:
+            self._mesh.regions.append(region)
+            return
+        old = self._mesh.regions[i]  # replacing a set keeps its region's dim and tag
+        region.dim, region.tag = old.dim, old.tag
+        self._mesh.regions[i] = region
 
     def __delitem__(self, name):
-        self._mesh.regions.remove(self._find(name))
+        i = self._index(name)
+        if i < 0:
+            raise KeyError(name)
+        del self._mesh.regions[i]
 
     def __iter__(self):
-        return iter([r.name for r in self._mesh.regions if r.kind == "point"])
+        return iter([r.name for r in self._mesh.regions if r.kind == self.kind])
 
     def __len__(self):
-        return sum(r.kind == "point" for r in self._mesh.regions)
+        return sum(r.kind == self.kind for r in self._mesh.regions)
 
     def __repr__(self):
         return repr(dict(self))
 
 
-class _CellSets(_PointSets):
-    """``mesh.cell_sets`` as a view over the mesh's cell regions: one local index array
-    per cell block, as meshio has it."""
+class _PointSets(_RegionSets):
+    """``mesh.point_sets``: point indices per name."""
 
-    def _find(self, name):
-        for r in self._mesh.regions:
-            if r.kind == "cell" and r.name == name:
-                return r
-        raise KeyError(name)
+    kind = "point"
 
-    def __getitem__(self, name):
-        return entries_to_cell_set(self._find(name).entries, self._mesh.cells)
 
-    def __setitem__(self, name, members):
-        region = Region(name, "cell", cell_set_to_entries(members, self._mesh.cells))
-        for i, r in enumerate(self._mesh.regions):
-            if r.kind == "cell" and r.name == name:
-                region.dim, region.tag = r.dim, r.tag
-                self._mesh.regions[i] = region
-                return
-        self._mesh.regions.append(region)
+class _CellSets(_RegionSets):
+    """``mesh.cell_sets``: one local index array per cell block, as meshio has it."""
 
-    def __iter__(self):
-        return iter([r.name for r in self._mesh.regions if r.kind == "cell"])
+    kind = "cell"
 
-    def __len__(self):
-        return sum(r.kind == "cell" for r in self._mesh.regions)
+    def _to_value(self, entries):
+        return entries_to_cell_set(entries, self._mesh.cells)
+
+    def _to_entries(self, members):
+        return cell_set_to_entries(members, self._mesh.cells)
 
 
 class Mesh:
