@@ -3,6 +3,8 @@ PY      := .venv/bin/python
 BUILD   := build
 JOBS    ?= 2
 PYBIND11_DIR = $(shell /usr/bin/python3 -c "import pybind11; print(pybind11.get_cmake_dir())")
+# ccache, where a developer has it, makes rebuilds in several work trees cheap; CI has none.
+LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 .PHONY: setup build test test-cpp test-python test-sanitize test-tsan fuzz fuzz-smoke demo bench clean
 
@@ -15,7 +17,7 @@ setup: .venv/.setup-done
 # The C++ library, CLI, tests and the _core extension, then the package into .venv.
 build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -Dpybind11_DIR=$(PYBIND11_DIR) \
-	  -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 >/dev/null
+	  -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 $(LAUNCHER) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 	MESHIOPP_BUILD_DIR=$(abspath $(BUILD)) MESHIOPP_JOBS=$(JOBS) \
 	  $(PY) -m pip install --no-build-isolation --no-deps --no-index -q -e .
