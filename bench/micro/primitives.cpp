@@ -11,7 +11,7 @@
 
 #include "core/codec/base64.hpp"
 #include "core/codec/zlib.hpp"
-#include "core/io/text.hpp"
+#include "core/io/cursor.hpp"
 #include "core/io/text_writer.hpp"
 
 namespace io = meshioplusplus::io;

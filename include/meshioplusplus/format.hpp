@@ -43,10 +43,15 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format 
 // rest by name: a misspelt keyword is an error, never silently ignored.
 class OptionReader {
  public:
-  OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {}
+  // Reads the `threads` option every reader and writer accepts (threads()).
+  OptionReader(const Options& options, std::string_view format);
   std::string get_string(const std::string& key, const std::string& fallback);
   bool get_bool(const std::string& key, bool fallback);
   long long get_int(const std::string& key, long long fallback);
+  // Threads a reader or writer may use: the `threads` option, 0 or absent = every core.
+  // Accepted by every format whether or not it has parallel work, so the same options
+  // work for any format; output never depends on it.
+  unsigned threads() const { return threads_; }
   // Throws std::invalid_argument naming every unused key and the accepted ones.
   void finish() const;
 
@@ -54,6 +59,7 @@ class OptionReader {
   const Options& options_;
   std::string format_;
   std::set<std::string> used_;
+  unsigned threads_ = 1;
 };
 
 }  // namespace meshioplusplus

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/parallel.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus {
@@ -62,6 +63,12 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format,
   if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
   mesh.validate();
   f.write(path, mesh, options);
+}
+
+OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {
+  const long long requested = get_int("threads", 0);
+  if (requested < 0) throw std::invalid_argument(format_ + ": option 'threads': expected a count >= 0, found " + std::to_string(requested));
+  threads_ = resolve_threads(requested);
 }
 
 std::string OptionReader::get_string(const std::string& key, const std::string& fallback) {

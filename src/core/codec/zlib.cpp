@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/codec/parallel.hpp"
+#include "core/parallel.hpp"
 
 #if MESHIOPP_HAVE_ZLIB
 #include <zlib.h>

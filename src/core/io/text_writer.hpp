@@ -3,13 +3,15 @@
 // TextWriter appends numbers with std::to_chars into a 1 MiB buffer and flushes it to an
 // AtomicFile, so writers never go through iostreams or printf on the hot path. FloatFormat
 // parses meshio's float_fmt keyword (".16e", ".6f", "g", ...) once; the default (shortest)
-// writes the shortest string that reads back to the same double.
+// writes the shortest string that reads back to the same value. Whole arrays go out
+// through array_writer.hpp.
 #pragma once
 
 #include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/io/file.hpp"
 
@@ -46,11 +48,25 @@ class TextWriter {
     maybe_flush();
     return *this;
   }
-  TextWriter& real(double v, const FloatFormat& f) {
+  // double or float: the shortest string that reads back to the same value of that type,
+  // or the FloatFormat's fixed style and precision.
+  template <class T> TextWriter& real(T v, const FloatFormat& f) {
+    static_assert(std::is_floating_point_v<T>);
     char tmp[400];  // fixed notation of 1e308 needs ~310 chars
     auto r = f.shortest ? std::to_chars(tmp, tmp + sizeof tmp, v)
                         : std::to_chars(tmp, tmp + sizeof tmp, v, f.style, f.precision);
     buf_.append(tmp, static_cast<std::size_t>(r.ptr - tmp));
+    maybe_flush();
+    return *this;
+  }
+  // Raw bytes (binary sections of mixed files): large blocks bypass the buffer.
+  TextWriter& bytes(const void* data, std::size_t n) {
+    if (n > 4096) {
+      flush();
+      file_.write(data, n);
+      return *this;
+    }
+    buf_.append(static_cast<const char*>(data), n);
     maybe_flush();
     return *this;
   }

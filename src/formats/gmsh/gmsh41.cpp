@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/codec/parallel.hpp"
+#include "core/parallel.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -176,10 +176,10 @@ void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std
   };
   std::vector<std::uint64_t> tags(m);
   constexpr std::size_t kParallelRows = 1 << 15;
-  const unsigned threads = m >= kParallelRows ? codec::resolve_threads(0) : 1;
+  const unsigned threads = m >= kParallelRows ? resolve_threads(0) : 1;
   try {
     const std::size_t chunks = std::min<std::size_t>(threads, 8);
-    codec::parallel_for(chunks, static_cast<unsigned>(chunks),
+    parallel_for(chunks, static_cast<unsigned>(chunks),
                         [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, tags.data()); });
   } catch (const ReadError&) {
     if (threads == 1) throw;
@@ -221,7 +221,7 @@ void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::in
   const auto k = static_cast<std::size_t>(t.num_nodes);
   std::vector<std::uint64_t> tags(m);
   constexpr std::size_t kParallelRows = 1 << 15;
-  const unsigned threads = codec::resolve_threads(0);
+  const unsigned threads = resolve_threads(0);
   bool done = false;
   if (m >= kParallelRows && threads > 1) {
     while (p != end && io::is_space(*p)) ++p;
@@ -240,7 +240,7 @@ void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::in
     }
     if (next == chunks) {
       try {
-        codec::parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) {
+        parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) {
           const std::size_t r0 = first_row[j];
           stop[j] = ascii_rows(st, t, start[j], first_row[j + 1] - r0, c + r0 * k, tags.data() + r0);
         });

@@ -29,7 +29,7 @@
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
-#include "core/io/text.hpp"
+#include "core/io/cursor.hpp"
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 

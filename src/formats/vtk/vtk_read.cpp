@@ -18,7 +18,7 @@
 
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
-#include "core/io/text.hpp"
+#include "core/io/cursor.hpp"
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"

@@ -17,11 +17,11 @@
 #include <optional>
 
 #include "core/codec/base64.hpp"
-#include "core/codec/parallel.hpp"
+#include "core/parallel.hpp"
 #include "core/codec/zlib.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
-#include "core/io/text.hpp"
+#include "core/io/cursor.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -346,7 +346,7 @@ class Reader {
       auto* dst = static_cast<unsigned char*>(out.raw());
       const unsigned threads = total >= (1u << 20) ? threads_ : 1;
       std::vector<std::string> errors(nblocks);
-      codec::parallel_for(nblocks, threads, [&](std::size_t k) {
+      parallel_for(nblocks, threads, [&](std::size_t k) {
         errors[k] = codec::zlib_inflate(cdata + coff[k], csize[k], dst + k * block_size, usize[k]);
       });
       for (std::size_t k = 0; k < nblocks; ++k)
@@ -588,9 +588,8 @@ class Reader {
 
 Mesh read_vtu(const std::string& path, const Options& options) {
   OptionReader opts(options, "vtu");
-  const long long threads = opts.get_int("threads", 0);
   opts.finish();
-  return Reader(path, codec::resolve_threads(threads)).read();
+  return Reader(path, opts.threads()).read();
 }
 
 }  // namespace meshioplusplus::vtu

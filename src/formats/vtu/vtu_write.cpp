@@ -17,7 +17,7 @@
 #include <cstring>
 
 #include "core/codec/base64.hpp"
-#include "core/codec/parallel.hpp"
+#include "core/parallel.hpp"
 #include "core/codec/zlib.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
@@ -198,7 +198,7 @@ class Writer {
       arrays_[i].blocks.resize(nb);
       for (std::size_t b = 0; b < nb; ++b) jobs.emplace_back(i, b);
     }
-    codec::parallel_for(jobs.size(), threads_, [&](std::size_t j) {
+    parallel_for(jobs.size(), threads_, [&](std::size_t j) {
       auto [i, b] = jobs[j];
       const auto* bytes = static_cast<const unsigned char*>(arrays_[i].data.raw());
       const std::size_t n = arrays_[i].data.nbytes(), begin = b * kBlockSize;
@@ -284,7 +284,7 @@ class Writer {
     out.resize(codec::base64_encoded_size(n));
     constexpr std::size_t chunk = 3 << 18;
     const std::size_t nchunks = (n + chunk - 1) / chunk;
-    codec::parallel_for(nchunks, n > (4u << 20) ? threads_ : 1, [&](std::size_t c) {
+    parallel_for(nchunks, n > (4u << 20) ? threads_ : 1, [&](std::size_t c) {
       const std::size_t b = c * chunk;
       codec::base64_encode(data + b, std::min(chunk, n - b), out.data() + b / 3 * 4);
     });
@@ -344,7 +344,6 @@ void write_vtu(const std::string& path, const Mesh& mesh, const Options& options
   std::string data_mode = opts.get_string("data_mode", binary ? "binary" : "ascii");
   const std::string header_type = opts.get_string("header_type", "UInt64");
   const long long level = opts.get_int("compression_level", 1);
-  const long long threads = opts.get_int("threads", 0);
   const std::string float_fmt = opts.get_string("float_fmt", "");
   opts.finish();
   Mode mode;
@@ -360,7 +359,7 @@ void write_vtu(const std::string& path, const Mesh& mesh, const Options& options
     throw std::invalid_argument("vtu: option 'header_type': expected UInt32 or UInt64, found '" + header_type + "'");
   if (level < 0 || level > 9) throw std::invalid_argument("vtu: option 'compression_level': expected 0..9");
   if (mode == Mode::ascii) compress = false;
-  Writer(mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), codec::resolve_threads(threads),
+  Writer(mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), opts.threads(),
          io::FloatFormat::parse(float_fmt))
       .write(path);
 }

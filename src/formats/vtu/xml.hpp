@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/io/text.hpp"
+#include "core/io/cursor.hpp"
 
 namespace meshioplusplus::vtu {
 

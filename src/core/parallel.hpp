@@ -1,9 +1,11 @@
-// meshio++ core codec: a minimal parallel loop on std::thread (no pool, no dependency).
+// meshio++ core: the one parallel loop, on std::thread (no pool, no dependency).
 //
 // parallel_for(n, threads, f) calls f(i) for every i in [0, n), on up to `threads` threads
 // (0 = std::thread::hardware_concurrency()), each taking the next index from an atomic
 // counter. Work items write to disjoint outputs, so results never depend on the thread
 // count. The first exception thrown by any f is rethrown on the calling thread.
+// resolve_threads() turns the `threads` option every reader and writer accepts (see
+// OptionReader::threads) into a count: 0 or absent = every core.
 #pragma once
 
 #include <algorithm>
@@ -14,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace meshioplusplus::codec {
+namespace meshioplusplus {
 
 inline unsigned resolve_threads(long long requested) {
   if (requested > 0) return static_cast<unsigned>(std::min<long long>(requested, 256));
@@ -53,4 +55,4 @@ template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace meshioplusplus::codec
+}  // namespace meshioplusplus

@@ -1,0 +1,194 @@
+// meshio++ core I/O: number parsing and the one input cursor every reader uses.
+//
+// parse_number() is the inner primitive (fast_float's contract): it never throws and
+// returns the end of the number or nullptr. It wraps std::from_chars (locale-independent,
+// and as fast as fast_float in libstdc++ 12), additionally accepting a leading '+'.
+// parse_uint() is the hot-loop integer path (an inlined digit loop; from_chars is an
+// out-of-line call that costs more than the parse of a short index).
+//
+// Cursor walks a whole file held in memory (FileBytes) as text (tokens, lines, numbers)
+// or as binary (typed loads in either byte order, bulk array reads), or as a mix of both
+// (Gmsh, legacy VTK, Medit and PLY switch between the two inside one file). need() checks
+// a declared count against the bytes left before anything is allocated from it. Every
+// failure throws ReadError carrying the format, the path, the line and the byte offset,
+// with "expected X, found Y"; the line number is computed only when an error is raised, so
+// the hot path counts nothing. Safe for untrusted input: every read is bounded by the end.
+#pragma once
+
+#include <charconv>
+#include <cstring>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "core/io/byteorder.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::io {
+
+template <class T> const char* parse_number(const char* first, const char* last, T& out) {
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && (*first == '+' || *first == '-')) return nullptr;
+  }
+  std::from_chars_result r;
+  if constexpr (std::is_floating_point_v<T>)
+    r = std::from_chars(first, last, out, std::chars_format::general);
+  else
+    r = std::from_chars(first, last, out);
+  return r.ec == std::errc{} ? r.ptr : nullptr;
+}
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Whitespace, then up to 19 decimal digits ending at whitespace or the end of the text.
+// Returns false (with `p` at the token) when the token is not such a number.
+inline bool parse_uint(const char*& p, const char* end, std::uint64_t& out) {
+  while (p != end && is_space(*p)) ++p;
+  const char* q = p;
+  std::uint64_t v = 0;
+  while (q != end && static_cast<unsigned char>(*q - '0') < 10 && q - p < 19) v = v * 10 + static_cast<unsigned>(*q++ - '0');
+  if (q == p || (q != end && !is_space(*q))) return false;
+  out = v;
+  p = q;
+  return true;
+}
+
+class Cursor {
+ public:
+  Cursor(std::string_view bytes, std::string_view format, std::string_view path)
+      : begin_(bytes.data()), p_(bytes.data()), end_(bytes.data() + bytes.size()), format_(format), path_(path) {}
+
+  // --- position ------------------------------------------------------------------------
+  bool at_end() const { return p_ == end_; }
+  std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }
+  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+  // Moves to byte `offset` of the text; past the end is an error naming `what`.
+  void seek(std::size_t offset, std::string_view what = "seek target") {
+    if (offset > size()) fail("truncated " + std::string(what) + ": offset " + std::to_string(offset) + " is past the end (" + std::to_string(size()) + " bytes)");
+    p_ = begin_ + offset;
+  }
+  const char* begin() const { return begin_; }
+  const char* ptr() const { return p_; }
+  const char* end() const { return end_; }
+  std::string_view rest() const { return {p_, left()}; }
+  const std::string& format() const { return format_; }
+  const std::string& path() const { return path_; }
+
+  // --- bounds --------------------------------------------------------------------------
+  // A declared `count` of items, each at least `min_bytes` long, must fit in what is
+  // left: the one check that comes before every allocation sized by the file.
+  void need(std::uint64_t count, std::size_t min_bytes, std::string_view what) const {
+    if (min_bytes != 0 && count > left() / min_bytes)
+      fail("declared " + std::to_string(count) + " " + std::string(what) + " but only " + std::to_string(left()) + " bytes remain");
+  }
+
+  // --- text ----------------------------------------------------------------------------
+  void skip_space() {
+    while (p_ != end_ && is_space(*p_)) ++p_;
+  }
+  // Spaces and tabs only: stays on the current line.
+  void skip_blank() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r')) ++p_;
+  }
+  // The next whitespace-delimited token (empty at the end of the text).
+  std::string_view token() {
+    skip_space();
+    const char* start = p_;
+    while (p_ != end_ && !is_space(*p_)) ++p_;
+    return {start, static_cast<std::size_t>(p_ - start)};
+  }
+  // The rest of the current line without its '\n' (and a trailing '\r'); moves past it.
+  std::string_view line() {
+    const char* start = p_;
+    while (p_ != end_ && *p_ != '\n') ++p_;
+    std::string_view out(start, static_cast<std::size_t>(p_ - start));
+    if (p_ != end_) ++p_;
+    if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
+    return out;
+  }
+  // The next line that is not blank, trimmed of surrounding whitespace.
+  std::string_view nonblank_line() {
+    for (;;) {
+      if (at_end()) return {};
+      std::string_view l = trim(line());
+      if (!l.empty()) return l;
+    }
+  }
+  // The next number, skipping whitespace before it; `what` names it in the error.
+  template <class T> T number(std::string_view what) {
+    skip_space();
+    T out{};
+    const char* next = parse_number(p_, end_, out);
+    if (!next || (next != end_ && !is_space(*next))) fail_expected(what, p_);
+    p_ = next;
+    return out;
+  }
+  // The hot-loop form of number<std::uint64_t>: digits only, no sign.
+  std::uint64_t index(std::string_view what) {
+    std::uint64_t v = 0;
+    if (!parse_uint(p_, end_, v)) fail_expected(what, p_);
+    return v;
+  }
+
+  // --- binary --------------------------------------------------------------------------
+  // Byte order of the binary values that follow (files may switch: Gmsh, Medit, PLY).
+  void set_little_endian(bool little) { little_ = little; }
+  bool little_endian() const { return little_; }
+  // `n` raw bytes, which must remain; moves past them.
+  const char* take(std::size_t n, std::string_view what) {
+    if (left() < n) fail("truncated " + std::string(what) + ": expected " + std::to_string(n) + " bytes, found " + std::to_string(left()));
+    const char* p = p_;
+    p_ += n;
+    return p;
+  }
+  template <class T> T load(std::string_view what) { return io::load<T>(take(sizeof(T), what), little_); }
+  // `n` values of T copied to `out` (one memcpy, then an in-place swap if the byte
+  // order differs from the host's); the bytes must remain.
+  template <class T> void read_array(T* out, std::size_t n, std::string_view what) {
+    need(n, sizeof(T), what);
+    const char* src = take(n * sizeof(T), what);
+    if (n != 0) std::memcpy(out, src, n * sizeof(T));
+    if (little_ != host_is_little_endian()) byteswap_inplace(out, n, sizeof(T));
+  }
+
+  // --- errors --------------------------------------------------------------------------
+  // Throws ReadError at byte offset `at` (default: here).
+  [[noreturn]] void fail(std::string_view what) const { fail_at(what, p_); }
+  [[noreturn]] void fail_at(std::string_view what, const char* at) const {
+    throw ReadError(error_message(format_, path_, position(at), what));
+  }
+  [[noreturn]] void fail_expected(std::string_view expected, const char* at) const {
+    const char* stop = at;
+    while (stop != end_ && !is_space(*stop) && stop - at < 64) ++stop;
+    fail_at(expected_found(expected, std::string_view(at, static_cast<std::size_t>(stop - at))), at);
+  }
+  [[noreturn]] void fail_expected(std::string_view expected) const { fail_expected(expected, p_); }
+
+  Position position(const char* at) const {
+    std::int64_t line = 1;
+    for (const char* q = begin_; q < at && q < end_; ++q) line += (*q == '\n');
+    return {line, static_cast<std::int64_t>(at - begin_)};
+  }
+
+  static std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+    return s;
+  }
+
+ private:
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  bool little_ = true;
+  std::string format_;
+  std::string path_;
+};
+
+// The name the ASCII readers were written against; the same class.
+using TextCursor = Cursor;
+
+}  // namespace meshioplusplus::io
