@@ -111,4 +111,4 @@ def test_pinned_memory_stays_bounded_over_meshes_of_many_sizes(fake):
         del gpu, mesh
         gc.collect()
     assert max(held) <= 16 * MiB, [h // MiB for h in held]
-    assert held[-1] == held[0]  # nothing grows with the sizes
+    assert len(set(held[len(held) // 2:])) == 1  # the sizes keep growing, the pinned memory does not
