@@ -279,29 +279,25 @@ def _plan(ledger: Ledger, label: str, a, back: _Back):
         if isinstance(a, (list, tuple)) or np.isscalar(a):
             ledger.copy_note(label, f"a {type(a).__name__} converted to an array")
         return lambda: np.asarray(a)
-    if back.pinned:
-        cp = back.cupy
-        how = "" if isinstance(a, cp.ndarray) else (
-            ", adopted by CuPy on device via DLPack" if device is not None and callable(getattr(type(a), "__dlpack__", None))
-            else ", adopted by CuPy on device via __cuda_array_interface__")
-        ledger.copy_note(label, f"device->host copy into pinned host memory{how}")
-        return lambda: _to_pinned_host(label, a, device, back)
     get = getattr(a, "get", None)
-    if callable(get):  # CuPy's own device->host copy
+    if callable(get) and not back.pinned:  # CuPy's own device->host copy
         ledger.copy_note(label, "device->host copy (the array's own .get())")
         return lambda: np.asarray(get())
+    # Adopt on device now (zero-copy, so nothing is wasted if a warning then raises); a
+    # producer refusing its protocol fails here, before any note is warned.
     cp = back.cupy
-    how = "DLPack" if device is not None and callable(getattr(type(a), "__dlpack__", None)) else "__cuda_array_interface__"
-    ledger.copy_note(label, f"device->host copy (adopted by CuPy on device via {how}, copied back once)")
-    return lambda: cp.asnumpy(_on_device(cp, label, a, device)[0])
+    d, how = _on_device(cp, label, a, device)
+    if back.pinned:
+        ledger.copy_note(label, f"device->host copy into pinned host memory{how}")
+        return lambda: _to_pinned_host(cp, d, back)
+    ledger.copy_note(label, f"device->host copy ({how.lstrip(', ')}, copied back once)")
+    return lambda: cp.asnumpy(d)
 
 
-def _to_pinned_host(label: str, a, device, back: _Back) -> np.ndarray:
-    """One device array back into a pinned host buffer that becomes the Mesh's own array:
-    allocated through a _PinnedAllocator (freed through CuPy's pinned pool when numpy drops
-    it), filled by one device->host copy on the current stream, waited for."""
-    cp = back.cupy
-    d, _ = _on_device(cp, label, a, device)
+def _to_pinned_host(cp, d, back: _Back) -> np.ndarray:
+    """One device array (a CuPy array) back into a pinned host buffer that becomes the
+    Mesh's own array: allocated through a _PinnedAllocator (freed through CuPy's pinned
+    pool when numpy drops it), filled by one device->host copy, waited for."""
     if not d.flags.c_contiguous:
         d = cp.ascontiguousarray(d)  # on the device; the host buffer is always C-contiguous
     out = _pinned_empty(back.allocator, d.shape, d.dtype)
