@@ -766,26 +766,23 @@ def test_pinned_sync_and_async_give_the_same_arrays(cp):
     mesh = big_mesh()
     plain = mio.to_cupy(mesh)
     pinned = mio.to_cupy(mesh, pinned=True)
-    assert pinned.refs == [] and any("pinned" in d for d in pinned.derived)
+    assert pinned.refs == [] and pinned.ready is None and any("staging ring" in d for d in pinned.derived)
     stream = cp.cuda.Stream(non_blocking=True)
     async_ = mio.to_cupy(mesh, pinned=True, stream=stream)
-    assert async_.stream is stream
-    assert len(async_.refs) == 1  # the one staging buffer, kept until synchronised
+    assert async_.stream is stream and async_.ready is not None
+    assert 1 <= len(async_.refs) <= _gpu.STAGING_CHUNKS  # the staging chunks the last copies read
     async_.synchronize()
-    assert async_.refs == []
+    assert async_.refs == [] and async_.ready.done
     for (label, a), (_, b), (_, c) in zip(plain.arrays(), pinned.arrays(), async_.arrays()):
         assert bool(cp.array_equal(a, b)) and bool(cp.array_equal(a, c)), label
 
 
-def test_context_manager_releases_the_staging_buffers(cp):
+def test_context_manager_waits_for_the_copies(cp):
     mesh = big_mesh(50_000)
     stream = cp.cuda.Stream(non_blocking=True)
     with mio.to_cupy(mesh, pinned=True, stream=stream) as gpu:
-        assert gpu.refs
-        watched = [weakref.ref(r) for r in gpu.refs]
-    assert gpu.refs == []
-    gc.collect()
-    assert all(w() is None for w in watched)  # staging memory handed back to CuPy's pinned pool
+        assert gpu.refs and gpu.ready is not None
+    assert gpu.refs == [] and gpu.ready.done
     np.testing.assert_array_equal(gpu.points.get(), mesh.points)  # arrays still valid: nothing dangles
 
 

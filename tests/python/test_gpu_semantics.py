@@ -399,3 +399,141 @@ def test_docs_gpu_page_claims():
     assert 'cupy-cuda13x[ctk]' in doc and "check_cuda()" in doc  # 10
     assert "copy=True" in doc and "read-only" in doc  # 7
     assert "No GPU was available" in doc
+
+
+# =================================== gated: a CUDA device =========================================
+# The `cp` fixture (CuPy with a CUDA device, else a skip naming why) is in conftest.py.
+
+
+def torch_cuda():
+    torch = pytest.importorskip("torch", reason="torch is not installed: the torch device cases need it")
+    if not torch.cuda.is_available():
+        pytest.skip("torch has no CUDA support here")
+    return torch
+
+
+def test_device_dropped_payloads_deliver_their_own_data(cp):  # 1
+    stream = cp.cuda.Stream(non_blocking=True)
+    meshes = [mesh_of(300_000, seed=s) for s in range(3)]  # about 22 MB each: several chunk fills
+    points = [mio.to_cupy(m, pinned=True, stream=stream).points for m in meshes]  # payloads dropped at once
+    gc.collect()
+    stream.synchronize()
+    for p, m in zip(points, meshes):
+        np.testing.assert_array_equal(p.get(), m.points)
+
+
+def test_device_host_arrays_may_change_once_to_cupy_returns(cp):  # 2
+    cupyx = pytest.importorskip("cupyx")
+    mesh = mesh_of(300_000)
+    pinned_points = cupyx.empty_pinned(mesh.points.shape)
+    pinned_points[...] = mesh.points
+    mesh.points = pinned_points
+    expected = mesh.points.copy(), mesh.cells[0].data.copy()
+    stream = cp.cuda.Stream(non_blocking=True)
+    gpu = mio.to_cupy(mesh, pinned=True, stream=stream)
+    assert "host->device path of points: direct" in gpu.derived and "host->device path of cells[0]: staged" in gpu.derived
+    mesh.points[...] = -1.0
+    mesh.cells[0].data[...] = -1
+    gpu.synchronize()
+    np.testing.assert_array_equal(gpu.points.get(), expected[0])
+    np.testing.assert_array_equal(gpu.cells[0][1].get(), expected[1])
+
+
+def test_device_torch_pinned_tensors_are_host_memory(cp):  # 3
+    torch = torch_cuda()
+    t = torch.arange(12, dtype=torch.float64).reshape(4, 3).pin_memory()
+    assert int(t.__dlpack_device__()[0]) == 3  # kDLCUDAHost
+    with no_warnings():
+        mesh = mio.from_cupy(types.SimpleNamespace(points=t, cells=[]))
+    assert addr(mesh.points) == t.data_ptr()
+    assert "host->device path of points: direct" in mio.to_cupy(mesh, pinned=True).derived
+
+
+def test_device_torch_cuda_tensors_go_through_dlpack_and_grad_is_refused(cp):  # 4
+    torch = torch_cuda()
+    t = torch.rand(5, 3, device="cuda", dtype=torch.float64)
+    with pytest.warns(mio.InteropWarning, match="via DLPack"):
+        mesh = mio.from_cupy(types.SimpleNamespace(points=t, cells=[]))
+    np.testing.assert_array_equal(mesh.points, t.cpu().numpy())
+    with pytest.raises(mio.InteropError, match="detach"):
+        mio.from_cupy(types.SimpleNamespace(points=t.clone().requires_grad_(True), cells=[]))
+
+
+def test_device_memory_pinned_by_others_goes_direct(cp):  # 5
+    cupyx = pytest.importorskip("cupyx")
+    mesh = mesh_of(50_000)
+    points = cupyx.empty_pinned(mesh.points.shape)
+    points[...] = mesh.points
+    temp = mesh.point_data["T"].copy()
+    cp.cuda.runtime.hostRegister(addr(temp), temp.nbytes, 0)
+    try:
+        mesh.points, mesh.point_data["T"] = points, temp
+        gpu = mio.to_cupy(mesh, pinned=True)
+        assert "host->device path of points: direct" in gpu.derived
+        assert "host->device path of point_data['T']: direct" in gpu.derived
+        np.testing.assert_array_equal(gpu.points.get(), points)
+        np.testing.assert_array_equal(gpu.point_data["T"].get(), temp)
+    finally:
+        cp.cuda.runtime.hostUnregister(addr(temp))
+
+
+def test_device_pinned_staging_requests_only_fixed_chunks(cp, monkeypatch):  # 6
+    from meshioplusplus import _gpu_pinned
+
+    _gpu.release_staging()
+    sizes = []
+    real = cp.cuda.alloc_pinned_memory
+    monkeypatch.setattr(cp.cuda, "alloc_pinned_memory", lambda n: sizes.append(n) or real(n))
+    for i, n in enumerate(range(50_000, 400_000, 50_000)):
+        mesh = mesh_of(n, seed=i)
+        gpu = mio.to_cupy(mesh, pinned=True)
+        np.testing.assert_array_equal(gpu.points[-3:].get(), mesh.points[-3:])
+    assert sizes and set(sizes) == {_gpu.STAGING_CHUNK_BYTES} and len(sizes) <= _gpu.STAGING_CHUNKS
+    assert sum(r.nbytes for r in _gpu_pinned._RINGS.values()) <= _gpu.STAGING_CHUNKS * _gpu.STAGING_CHUNK_BYTES
+
+
+def test_device_jax_arrays_host_and_device(cp):  # 4 and 7 with JAX
+    jax = pytest.importorskip("jax", reason="JAX is not installed: the JAX device cases need it")
+    host = jax.device_put(np.arange(6.0).reshape(2, 3), jax.devices("cpu")[0])
+    mesh = mio.from_cupy(types.SimpleNamespace(points=host, cells=[]))
+    assert mesh.points.flags.writeable == np.from_dlpack(host).flags.writeable  # as the producer and numpy say
+    with pytest.warns(mio.InteropWarning, match="copy=True"):
+        owned = mio.from_cupy(types.SimpleNamespace(points=host, cells=[]), copy=True)
+    assert owned.points.flags.writeable
+    on_gpu = jax.device_put(np.arange(6.0).reshape(2, 3), jax.devices("gpu")[0])
+    with pytest.warns(mio.InteropWarning, match="via DLPack"):
+        back = mio.from_cupy(types.SimpleNamespace(points=on_gpu, cells=[]))
+    np.testing.assert_array_equal(back.points, np.arange(6.0).reshape(2, 3))
+
+
+def test_device_streams_of_torch_are_wrapped(cp):  # 8
+    torch = torch_cuda()
+    s = torch.cuda.Stream()
+    mesh = mesh_of(100_000)
+    gpu = mio.to_cupy(mesh, pinned=True, stream=s)
+    assert isinstance(gpu.stream, cp.cuda.ExternalStream) and gpu.stream.ptr == s.cuda_stream
+    s.synchronize()
+    device_equals_host(gpu, mesh)
+    with pytest.raises(TypeError, match="stream must be"):
+        mio.to_cupy(mesh, stream="fast")
+
+
+def test_device_nothing_is_allocated_when_a_warning_raises(cp):  # 9
+    pool = cp.get_default_memory_pool()
+    before = pool.used_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(mio.InteropWarning):
+            mio.to_cupy(mesh_of(200_000), float32=True)
+    assert pool.used_bytes() == before
+
+
+def test_device_check_cuda_runs_a_kernel(cp):  # 10
+    assert "ran a kernel" in mio.check_cuda() and mio.has_cuda_device()
+
+
+def test_device_cupy_from_dlpack_refuses_host_arrays(cp):  # 11
+    p = mio.to_dlpack(mesh_of(10))
+    with pytest.raises(TypeError):
+        cp.from_dlpack(p.points)
+    np.testing.assert_array_equal(cp.asarray(np.from_dlpack(p.points)).get(), p.points)

@@ -528,7 +528,7 @@ def test_device_async_stream_with_the_payload_as_context_manager(cp, tmp_path):
         mesh = mio.read(path)
     stream = cp.cuda.Stream(non_blocking=True)
     with mio.to_cupy(mesh, pinned=True, stream=stream) as gpu:
-        assert gpu.stream is stream and gpu.refs  # sources kept while the copies may be in flight
+        assert gpu.stream is stream and gpu.refs  # the staging chunk (block_bases) while its copy may be in flight
         with stream:
             gpu.point_data["T"] *= 2.0  # ordered after the copies on the same stream
     assert gpu.refs == []
