@@ -223,6 +223,16 @@ def test_producers_refusing_their_protocol_give_a_clear_error(fake, refusal, hin
     assert fake.log.count("get") == 0
 
 
+def test_a_real_torch_tensor_that_requires_grad_is_refused_with_the_way_out(monkeypatch):
+    torch = pytest.importorskip("torch", reason="torch (CPU) is a Debian test oracle (python3-torch)")
+    monkeypatch.setitem(sys.modules, "cupy", None)  # a host producer: no CuPy involved
+    t = torch.ones(4, 3, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(mio.InteropError, match=r"from_cupy: points: the producer refused .*detach"):
+        mio.from_cupy(types.SimpleNamespace(points=t, cells=[]))
+    mesh = mio.from_cupy(types.SimpleNamespace(points=t.detach(), cells=[]))
+    assert addr(mesh.points) == t.data_ptr()
+
+
 # --- 5. memory pinned by others is recognised; pageable input is CuPy-staged by default ------------
 
 @pytest.mark.parametrize("pin", ["cupyx.empty_pinned", "hostRegister"])
