@@ -123,7 +123,6 @@ class _Mover:
                 self.paths[label] = "staged"
             flush()
             self.refs = list(used.values())
-            self.ring_bytes = ring.nbytes
 
     def derived(self, async_: bool) -> tuple:
         line = f"host->device: {self.count} arrays, {self.nbytes} bytes, one transfer each"
