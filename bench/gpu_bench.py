@@ -6,12 +6,15 @@ For tetra meshes of 10^4 .. 10^7 cells (points, connectivity, one point field, o
 field, one cell region), medians over interleaved repeats, every case synchronised before
 the clock stops:
 
-host -> device, pageable
+host -> device, mesh in ordinary memory
   user today      cupy.asarray on each array of the mesh (the arrays a meshio read returns
-                  are the same numpy arrays; meshio itself is not needed to time this)
+                  are the same numpy arrays; meshio itself is not needed to time this). In
+                  CuPy 14 this stages each array through a pinned buffer from CuPy's pool.
   to_cupy         mio.to_cupy(mesh)
-  bus             one cupy.asarray of a single buffer of the same total size
-host -> device, pinned
+  pageable set()  one ndarray.set of a single pageable buffer of the same total size: the
+                  true pageable baseline (no pinned buffer of CuPy's involved)
+  bus asarray     one cupy.asarray of that buffer (CuPy's pinned staging)
+host -> device, through pinned memory
   user today      per array: alloc_pinned_memory, copy in, ndarray.set
   to_cupy         mio.to_cupy(mesh, pinned=True)  (and with a caller's stream + synchronize)
   bus             one ndarray.set from an already pinned buffer of the same total size
@@ -97,10 +100,15 @@ def bench_size(mio, cp, n_cells: int, repeats: int) -> dict:
         d_flat.set(pinned_flat, stream=null)
         null.synchronize()
 
+    def pageable_set():
+        d_flat.set(flat, stream=null)  # from ordinary memory: the driver stages it
+        null.synchronize()
+
     h2d = timed(
         {
             "user: cupy.asarray per array": lambda: [cp.asarray(a) for a in arrays],
             "mio.to_cupy": lambda: mio.to_cupy(mesh),
+            "bus: one pageable set()": pageable_set,
             "bus: one cupy.asarray": lambda: cp.asarray(flat),
             "user: pinned staging per array": user_pinned,
             "mio.to_cupy(pinned=True)": lambda: mio.to_cupy(mesh, pinned=True),

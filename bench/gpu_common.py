@@ -21,10 +21,7 @@ def load_cupy(prog: str, dry_run: bool):
         import fake_cupy
 
         cp = fake_cupy.make()
-        sys.modules["cupy"] = cp
-        pool = type("Pool", (), {"free_all_blocks": lambda self: None})()
-        cp.get_default_memory_pool = cp.get_default_pinned_memory_pool = lambda: pool
-        cp.uint8 = np.uint8
+        sys.modules["cupy"], sys.modules["cupyx"] = cp, cp.cupyx
         return cp, "no device (dry run)"
     try:
         import cupy as cp

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import meshioplusplus as mio
-from meshioplusplus import _gpu, _regions
+from meshioplusplus import _gpu, _gpu_payload, _regions
 
 
 # --- meshes -------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_block_bases_come_from_regions_block_bases(monkeypatch):
         calls.append([len(c) for c in cells])
         return _regions.block_bases(cells)
 
-    monkeypatch.setattr(_gpu, "block_bases", spy)
+    monkeypatch.setattr(_gpu_payload, "block_bases", spy)
     p = _gpu._to_device_payload(ragged_mesh())
     assert [2, 2, 2] in calls  # the payload's own (kept) blocks
     np.testing.assert_array_equal(p.block_bases, [0, 2, 4, 6])
@@ -531,7 +531,8 @@ def test_missing_cupy_gives_the_per_toolkit_recipe(monkeypatch):
     for line in ("pip install cupy-cuda13x", "pip install cupy-cuda12x", "pip install cupy-cuda11x", "cupy-rocm-"):
         assert line in message
     assert "CUDA 13.x" in message and "ROCm" in message
-    assert "meshioplusplus[" not in message and "extra" not in message.lower()
+    assert "meshioplusplus[" not in message  # no extra of ours; CuPy's own [ctk] extra is named
+    assert 'pip install "cupy-cuda13x[ctk]"' in message and "only the NVIDIA driver" in message
     assert "zero-copy" not in message
 
 
@@ -573,77 +574,78 @@ def _array_count(payload):
 
 
 def test_to_cupy_default_is_one_asarray_per_array_then_one_synchronize(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+    cp = fake_cupy.install(monkeypatch)
     mesh = mixed_mesh()
     with no_warnings():
         gpu = mio.to_cupy(mesh)
     n = _array_count(gpu)
     assert n == 1 + 3 + 1 + 3 + 6 + 3  # points, cells, block_bases, point_data, cell_data, regions
-    assert cp.log.count("asarray") == n and cp.log.count("set") == 0 and cp.log.count("alloc_pinned") == 0
+    assert cp.log.count("asarray") == n and cp.log.count("set") == 0
+    # CuPy itself stages each pageable array through a block of its pinned pool: no staging of ours.
+    assert cp.log.count("alloc_pinned") + cp.log.count("pinned_reuse") == n
     assert cp.log.events[-1] == ("synchronize", "null") and cp.log.count("synchronize") == 1
     assert cp.log.count("enter") == 0  # the current stream needs no context per array
     sources = {e[2] for e in cp.log.events if e[0] == "asarray"}
     assert id(mesh.points) in sources and id(mesh.regions[2].entries) in sources  # the mesh's own buffers, no extra host copy
-    assert gpu.device == (2, 0) and gpu.refs == [] and gpu.field_data["steel"] is mesh.field_data["steel"]
+    assert gpu.device == (2, 0) and gpu.refs == [] and gpu.ready is None and gpu.field_data["steel"] is mesh.field_data["steel"]
+    np.testing.assert_array_equal(gpu.points.get(), mesh.points)
 
 
-def test_to_cupy_pinned_without_stream_stages_then_synchronises_and_releases(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+def test_to_cupy_pinned_without_stream_stages_through_one_ring_chunk_then_synchronises(monkeypatch):
+    cp = fake_cupy.install(monkeypatch)
+    _gpu.release_staging()
     mesh = mixed_mesh()
     gpu = mio.to_cupy(mesh, pinned=True)
     n = _array_count(gpu)
-    # ONE staging buffer for the whole payload (not one per array), every array in an aligned slice of it.
-    (_, total, base), = [e for e in cp.log.events if e[0] == "alloc_pinned"]
-    sets = [e for e in cp.log.events if e[0] == "set"]
+    # A small payload fits one chunk of the staging ring: one pinned allocation of a fixed size.
+    (_, size, base), = cp.log.of("alloc_pinned")
+    assert size == _gpu.STAGING_CHUNK_BYTES
+    sets = cp.log.of("set")
     assert len(sets) == n and cp.log.count("asarray") == 0
-    payload_bytes = sum(a.nbytes for _, a in _gpu._to_device_payload(mesh).arrays())
-    assert payload_bytes <= total < payload_bytes + n * _gpu._STAGING_ALIGN
     starts = [e[3] for e in sets]
-    assert all(base <= s < base + total and (s - base) % _gpu._STAGING_ALIGN == 0 for s in starts)
-    assert len(set(starts)) == n  # disjoint slices
+    assert all(base <= s < base + size and (s - base) % _gpu.STAGING_ALIGN == 0 for s in starts)
+    assert len(set(starts)) == n  # disjoint pieces of the chunk
     assert all(e[1] == "null" for e in sets)  # enqueued on the current stream ...
     assert cp.log.events[-1] == ("synchronize", "null")  # ... and waited for before returning
-    assert gpu.refs == [] and gpu.stream is None
-    gc.collect()
-    assert cp.pinned_live == {}  # the staging buffer went back to the pool
-    assert any("0 direct from pinned memory" in d and "17 staged through one pinned staging buffer" in d for d in gpu.derived)
+    assert gpu.refs == [] and gpu.stream is None and gpu.ready is None
+    assert any("0 direct from page-locked memory" in d and "17 staged through the pinned staging ring" in d for d in gpu.derived)
     assert "host->device path of points: staged" in gpu.derived
     np.testing.assert_array_equal(gpu.points.get(), mesh.points)
     np.testing.assert_array_equal(gpu.regions[2].entries.get(), mesh.regions[2].entries)
+    np.testing.assert_array_equal(gpu.cell_data["mat"][1].get(), mesh.cell_data["mat"][1])
+    # The ring keeps its chunk for the next transfer: nothing new is pinned.
+    mio.to_cupy(mixed_mesh(), pinned=True)
+    assert cp.log.count("alloc_pinned") == 1 and cp.pool.total_bytes() == _gpu.STAGING_CHUNK_BYTES
 
 
-def test_to_cupy_with_a_stream_keeps_staging_on_refs_until_synchronised(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+def test_to_cupy_with_a_stream_only_enqueues_and_ready_waits(monkeypatch):
+    cp = fake_cupy.install(monkeypatch)
     stream = cp.cuda.Stream(non_blocking=True)
-    gpu = mio.to_cupy(mixed_mesh(), pinned=True, stream=stream)
+    mesh = mixed_mesh()
+    gpu = mio.to_cupy(mesh, pinned=True, stream=stream)
     assert cp.log.count("synchronize") == 0  # only enqueued
     assert all(e[1] == "user" for e in cp.log.events if e[0] in ("set", "empty"))
-    assert len(gpu.refs) == 1 and gpu.stream is stream  # the one staging buffer
-    (_, total, base), = [e for e in cp.log.events if e[0] == "alloc_pinned"]
-    assert _gpu._data_range(gpu.refs[0]) == (base, base + total)  # exactly what every copy reads from
-    watched = [weakref.ref(r) for r in gpu.refs]
+    assert gpu.stream is stream and gpu.ready is not None and not gpu.ready.done
+    (_, size, base), = cp.log.of("alloc_pinned")
+    assert len(gpu.refs) == 1 and _gpu._data_range(gpu.refs[0]) == (base, base + size)  # the chunk in flight
     with gpu:
         pass
-    assert cp.log.events[-1] == ("synchronize", "user") and gpu.refs == []
-    gc.collect()
-    assert all(w() is None for w in watched) and cp.pinned_live == {}
+    assert gpu.ready.done and gpu.refs == []
+    np.testing.assert_array_equal(gpu.points.get(), mesh.points)
 
 
 def test_to_cupy_pageable_with_a_stream_enqueues_on_it_without_refs(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+    cp = fake_cupy.install(monkeypatch)
     stream = cp.cuda.Stream()
     gpu = mio.to_cupy(mixed_mesh(), stream=stream)
     assert all(e[1] == "user" for e in cp.log.events if e[0] == "asarray")
     assert cp.log.count("synchronize") == 0 and gpu.refs == [] and gpu.stream is stream
+    gpu.synchronize()
+    np.testing.assert_array_equal(gpu.points.get(), mixed_mesh().points)
 
 
 def test_to_cupy_failure_mid_transfer_waits_before_letting_staging_go(monkeypatch):
-    cp = fake_cupy.make(fail_after=4)
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+    cp = fake_cupy.install(monkeypatch, fail_after=4)
     stream = cp.cuda.Stream()
     with pytest.raises(MemoryError, match="fake out of device memory"):
         mio.to_cupy(mixed_mesh(), pinned=True, stream=stream)
@@ -651,8 +653,7 @@ def test_to_cupy_failure_mid_transfer_waits_before_letting_staging_go(monkeypatc
 
 
 def test_to_cupy_then_from_cupy_routes_each_array_through_get_once(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+    cp = fake_cupy.install(monkeypatch)
     mesh = mixed_mesh()
     with pytest.warns(mio.InteropWarning, match="on request"):
         gpu = mio.to_cupy(mesh, float32=True, int32=True)
@@ -765,26 +766,23 @@ def test_pinned_sync_and_async_give_the_same_arrays(cp):
     mesh = big_mesh()
     plain = mio.to_cupy(mesh)
     pinned = mio.to_cupy(mesh, pinned=True)
-    assert pinned.refs == [] and any("pinned" in d for d in pinned.derived)
+    assert pinned.refs == [] and pinned.ready is None and any("staging ring" in d for d in pinned.derived)
     stream = cp.cuda.Stream(non_blocking=True)
     async_ = mio.to_cupy(mesh, pinned=True, stream=stream)
-    assert async_.stream is stream
-    assert len(async_.refs) == 1  # the one staging buffer, kept until synchronised
+    assert async_.stream is stream and async_.ready is not None
+    assert 1 <= len(async_.refs) <= _gpu.STAGING_CHUNKS  # the staging chunks the last copies read
     async_.synchronize()
-    assert async_.refs == []
+    assert async_.refs == [] and async_.ready.done
     for (label, a), (_, b), (_, c) in zip(plain.arrays(), pinned.arrays(), async_.arrays()):
         assert bool(cp.array_equal(a, b)) and bool(cp.array_equal(a, c)), label
 
 
-def test_context_manager_releases_the_staging_buffers(cp):
+def test_context_manager_waits_for_the_copies(cp):
     mesh = big_mesh(50_000)
     stream = cp.cuda.Stream(non_blocking=True)
     with mio.to_cupy(mesh, pinned=True, stream=stream) as gpu:
-        assert gpu.refs
-        watched = [weakref.ref(r) for r in gpu.refs]
-    assert gpu.refs == []
-    gc.collect()
-    assert all(w() is None for w in watched)  # staging memory handed back to CuPy's pinned pool
+        assert gpu.refs and gpu.ready is not None
+    assert gpu.refs == [] and gpu.ready.done
     np.testing.assert_array_equal(gpu.points.get(), mesh.points)  # arrays still valid: nothing dangles
 
 

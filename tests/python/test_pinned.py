@@ -83,8 +83,7 @@ def sample_mesh():
 
 @pytest.fixture
 def fake(monkeypatch):
-    cp = fake_cupy.make()
-    monkeypatch.setitem(sys.modules, "cupy", cp)
+    cp = fake_cupy.install(monkeypatch)
     yield cp
     gc.collect()
 
@@ -191,10 +190,8 @@ def test_pinned_reads_without_cupy_raises_the_install_recipe(monkeypatch):
 
 
 def test_pinned_reads_with_cupy_but_no_device_is_a_runtime_error(monkeypatch):
-    cp = fake_cupy.make()
-    cp.cuda.runtime.getDeviceCount = lambda: 0
-    monkeypatch.setitem(sys.modules, "cupy", cp)
-    with pytest.raises(RuntimeError, match="pinned_reads: CuPy fake is installed but no CUDA device answers"):
+    fake_cupy.install(monkeypatch, device_count=0)
+    with pytest.raises(RuntimeError, match="pinned_reads: CuPy 14.2.0-fake is installed but no CUDA device answers"):
         _gpu.pinned_reads()
     assert not mio._core.allocator_installed()
 
@@ -209,7 +206,7 @@ def test_every_read_buffer_comes_from_the_pinned_pool_and_outlives_the_block(fak
     arrays = all_arrays(mesh)
     assert pinned.allocs == fake.log.count("alloc_pinned") > 5
     assert all(_gpu.is_pinned(a) for a in arrays)
-    assert pinned.live == len(fake.pinned_live) == pinned.allocs - pinned.frees
+    assert pinned.live == len(fake.pool.in_use) == pinned.allocs - pinned.frees
     # Views stay inside the pinned buffer; copies are ordinary memory (pinned-ness does not propagate).
     assert _gpu.is_pinned(mesh.points[2:5]) and _gpu.is_pinned(mesh.points[:, 0].base)
     assert not _gpu.is_pinned(mesh.points.copy()) and not _gpu.is_pinned(mesh.points * 2.0)
@@ -224,7 +221,7 @@ def test_every_read_buffer_comes_from_the_pinned_pool_and_outlives_the_block(fak
     churn()
     # Freed exactly once each, through the pinned allocator, back to the pool; registry emptied.
     assert pinned.frees == pinned.allocs and pinned.bad_frees == 0 and pinned.live == 0
-    assert fake.pinned_live == {} and fake.log.count("pinned_release") == pinned.allocs
+    assert fake.pool.in_use == {} and fake.log.count("pinned_free") == pinned.allocs  # back to the pool
     assert not addresses & set(_gpu._PINNED)
 
 
@@ -302,17 +299,13 @@ def test_fast_path_sends_arrays_read_into_pinned_memory_directly(fake):
     for a in all_arrays(mesh):
         if a.size:
             assert addr(a) in sources  # copied from the reader's own buffer: no staging copy
-    (_, total, _), = [e for e in fake.log.events if e[0] == "alloc_pinned"]  # the one staging buffer: block_bases only
-    assert total == mesh_block_bases_nbytes(mesh)
+    (_, total, _), = fake.log.of("alloc_pinned")  # the one staging chunk, for block_bases only
+    assert total == _gpu.STAGING_CHUNK_BYTES
     summary = [d for d in gpu.derived if d.startswith("host->device:")][0]
-    assert f"{len(labels) - 1} direct from pinned memory (no staging copy), 1 staged" in summary
+    assert f"{len(labels) - 1} direct from page-locked memory (no staging copy), 1 staged" in summary
     np.testing.assert_array_equal(gpu.points.get(), mesh.points)
     for (_, d), block in zip(gpu.cells, mesh.cells):
         np.testing.assert_array_equal(d.get(), block.data)
-
-
-def mesh_block_bases_nbytes(mesh):
-    return 8 * (len(mesh.cells) + 1)
 
 
 def test_fast_path_mixes_direct_views_and_staged_copies(fake):
@@ -339,25 +332,23 @@ def test_fast_path_mixes_direct_views_and_staged_copies(fake):
     assert "host->device path of cells[0]: direct" in gpu32.derived
 
 
-def test_fast_path_on_a_stream_keeps_sources_and_staging_until_synchronised(fake):
+def test_fast_path_on_a_stream_reads_the_direct_sources_before_returning(fake):
     with _gpu.pinned_reads() as pinned:
         mesh = mio.read(FIXTURE)
+    expected = mesh.points.copy(), mesh.cells[0].data.copy()
     stream = fake.cuda.Stream(non_blocking=True)
     gpu = mio.to_cupy(mesh, pinned=True, stream=stream)
-    n_direct = sum(1 for d in gpu.derived if d.endswith(": direct"))
-    assert fake.log.count("synchronize") == 0
-    assert len(gpu.refs) == n_direct + 1  # every direct source plus the one staging buffer
-    assert {addr(r) for r in gpu.refs} >= {addr(mesh.points), addr(mesh.cells[0].data)}
-    expected_frees = pinned.allocs
-    del mesh
+    assert fake.log.count("synchronize") == 0  # the stream itself is not waited for ...
+    assert fake.log.count("event_synchronize") >= 1  # ... only the event behind the direct copies
+    assert len(gpu.refs) == 1 and gpu.ready is not None  # the staging chunk (block_bases) in flight
+    del mesh  # safe at once: every direct source has been read
     churn()
-    assert pinned.frees < expected_frees  # in-flight sources cannot go back to the pool yet
+    assert pinned.live == len(gpu.field_data) > 0  # only field_data (a host passthrough) still holds pinned buffers
     with gpu:
         pass
-    assert gpu.refs == [] and fake.log.events[-1] == ("synchronize", "user")
-    churn()
-    # Only field_data (a host passthrough the payload carries as is) still holds pinned buffers.
-    assert pinned.live == len(gpu.field_data) > 0
+    assert gpu.refs == [] and gpu.ready.done
+    np.testing.assert_array_equal(gpu.points.get(), expected[0])
+    np.testing.assert_array_equal(gpu.cells[0][1].get(), expected[1])
     del gpu
     churn()
     assert pinned.frees == pinned.allocs
@@ -404,18 +395,20 @@ def test_pinned_return_gives_pinned_arrays_owned_by_the_mesh(fake, tmp_path):
     gpu2 = mio.to_cupy(back, pinned=True)
     assert [d for d in gpu2.derived if d.endswith(": staged")] == ["host->device path of block_bases: staged"]
     # Freed through the pinned pool when numpy drops them.
-    live = dict(fake.pinned_live)
-    assert live
+    owned = {addr(a) for a in arrays}
+    assert owned <= set(_gpu._PINNED) and owned <= set(fake.pool.in_use)
+    mark = len(fake.log.events)
     del back, arrays, gpu2, again
     churn()
-    assert not set(live) & set(fake.pinned_live) and not set(live) & set(_gpu._PINNED)
+    freed = {e[1] for e in fake.log.events[mark:] if e[0] == "pinned_free"}
+    assert owned <= freed and not owned & set(_gpu._PINNED)
 
 
 def test_pinned_return_of_non_contiguous_and_host_inputs(fake):
     import types
 
     src = np.arange(24.0).reshape(4, 6)
-    strided = fake_cupy.FakeDeviceArray(fake.log, src[:, ::2])  # a non-contiguous device array
+    strided = fake.ndarray(src[:, ::2])  # a non-contiguous device array
     host_conn = np.array([[0, 1, 2]])
     with pytest.warns(mio.InteropWarning, match="into pinned host memory"):
         back = mio.from_cupy(types.SimpleNamespace(points=strided, cells=[("triangle", host_conn)]), pinned=True)
@@ -535,7 +528,7 @@ def test_device_async_stream_with_the_payload_as_context_manager(cp, tmp_path):
         mesh = mio.read(path)
     stream = cp.cuda.Stream(non_blocking=True)
     with mio.to_cupy(mesh, pinned=True, stream=stream) as gpu:
-        assert gpu.stream is stream and gpu.refs  # sources kept while the copies may be in flight
+        assert gpu.stream is stream and gpu.refs  # the staging chunk (block_bases) while its copy may be in flight
         with stream:
             gpu.point_data["T"] *= 2.0  # ordered after the copies on the same stream
     assert gpu.refs == []

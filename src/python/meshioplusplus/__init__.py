@@ -7,7 +7,7 @@ PyVista, trimesh and PyTorch (``_interop``) and to CuPy/DLPack consumers (``_gpu
 from . import _core
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
-from ._gpu import DevicePayload, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
+from ._gpu import DevicePayload, check_cuda, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
 from ._helpers import formats, read, write, write_points_cells
 from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
 from ._mesh import CellBlock, Mesh
@@ -21,5 +21,5 @@ __all__ = [
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "gmsh", "vtk", "vtu",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
-    "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device",
+    "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device", "check_cuda",
 ]
