@@ -123,6 +123,7 @@ def test_region_entries_take_the_cores_canonical_form():
     np.testing.assert_array_equal(side.entries, [[0, 1], [0, 2], [3, 1]])
     cell = mio.Region("c", "cell", np.array([5.0, 1.0, 5.0]))
     assert cell.entries.dtype == np.int64 and list(cell.entries) == [1, 5]
+    assert list(mio.Region("corn\udce9r", "cell", [2, 1]).entries) == [1, 2]  # a Latin-1 name from a file
     canonical = np.array([1, 4, 9], dtype=np.int64)
     assert mio.Region("k", "point", canonical).entries is canonical  # no copy when canonical
     with pytest.raises(ValueError, match="region 'f': entries must be integers"):

@@ -45,8 +45,9 @@ Options to_options(const py::dict& options) {
 
 // Region entries in canonical form (Region::canonicalize): int64, sorted, unique; the very
 // array given when it already is. Integral floats are accepted, other dtypes are not.
-py::object canonical_region_entries(const py::handle& obj, const std::string& kind_name, const std::string& name) {
+py::object canonical_region_entries(const py::handle& obj, const std::string& kind_name, const py::handle& name_obj) {
   py::module_ np = py::module_::import("numpy");
+  const std::string name = meshioplusplus::python::name_bytes(name_obj);  // any name a file holds
   Region region;
   region.name = name;
   region.kind = region_kind_from_name(kind_name);

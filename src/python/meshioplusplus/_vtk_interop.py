@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core
 from ._exceptions import InteropError
-from ._host_payload import (MASK_PREFIX, REGIONS_KEY, cell_arrays, field_arrays, freeze_fields, ledger_fields, missing,
+from ._host_payload import (REGIONS_KEY, cell_arrays, field_arrays, freeze_fields, ledger_fields, missing,
                             point_arrays, points3, region_masks, regions_from_masks, shared_arrays, split_masks)
 from ._mesh import CellBlock, Mesh, _block_part, _is_polyhedron, _offsets_to_polyhedra, _offsets_to_rows
 from ._policy import Ledger, share, warn_notes
