@@ -32,7 +32,7 @@ except ImportError as e:
     raise pytest.UsageError(f"meshioplusplus._testing is missing ({e}): build with `make build` "
                             "(CMake -DMESHIOPP_BUILD_TESTS=ON), which installs it beside _core") from e
 
-# test_pinned.py still spells the hook by its old place; it gets it here, from _testing,
+# test_pinned.py and test_gpu.py still spell the hook by its old place; it gets it here, from _testing,
 # so _core itself carries no hook.
 
 if not hasattr(meshioplusplus._core, "_owned_array"):

@@ -111,7 +111,7 @@ def test_failing_python_allocator_raises_memory_error_not_a_crash(tmp_path):
 
 def test_gil_is_taken_in_callbacks_from_released_threads():
     # _core.read releases the GIL; the allocator is called from C++ and must re-take it.
-    # _owned_array holds the GIL; a thread pool of reads is exercised in the format tests.
+    # _testing.owned_array holds the GIL; a thread pool of reads is exercised in the format tests.
     import threading
 
     arena = NumpyArena()

@@ -1,10 +1,8 @@
 // meshio++ binding: the core Mesh <-> the dict that crosses into Python.
 //
-// The dict's layout is described once, in src/python/meshioplusplus/_schema.py (CoreParts):
-//   points, cells [(type, array) | (type, (offsets, indices)) | (type, (offsets, face_offsets, indices))
-//                  | towards C++ also (type, [row arrays]) | (type, [[face arrays] per cell]) for ragged blocks],
-//   point_data {name: array}, cell_data {name: [array]}, field_data {name: array},
-//   regions [(name, kind, entries, dim, tag)], gmsh_periodic [(dim, (tag, master), affine|None, pairs)]
+// The dict's layout is described once, in src/python/meshioplusplus/_schema.py (CoreParts
+// and the block/region/periodic tuple types); this file builds and reads exactly that, and
+// tests/python/test_one_owner.py checks both directions carry its keys.
 #pragma once
 
 #include <pybind11/pybind11.h>
