@@ -171,6 +171,11 @@ def test_repr_is_the_cores_summary_as_the_cli_prints_it(tmp_path):
     assert "Number of points: 5" in cli.stdout and "second" in cli.stdout
 
 
+def test_repr_names_a_region_whose_name_is_not_utf8():
+    mesh = mio.Mesh(tet_mesh.points, tet_mesh.cells, regions=[mio.Region("corn\udce9r", "cell", [0], 3, 1)])
+    assert "corn\udce9r (cell, dim 3, tag 1): 1 entries" in repr(mesh)
+
+
 def test_repr_of_a_mesh_the_core_cannot_take_still_answers():
     mesh = mio.Mesh(tet_mesh.points, tet_mesh.cells, point_data={"o": np.array([None] * 5, dtype=object)})
     assert "has no numeric representation" in repr(mesh)

@@ -134,7 +134,7 @@ PYBIND11_MODULE(_core, m) {
       "summary",
       [](const py::dict& parts) {
         std::vector<py::object> keep;
-        return summary(dict_to_mesh(parts, keep));
+        return meshioplusplus::python::name_str(summary(dict_to_mesh(parts, keep)));  // names need not be UTF-8
       },
       py::arg("parts"), "The core's multi-line summary of a mesh (what the CLI's `info` prints).");
 
