@@ -3,9 +3,14 @@
 `pip install --no-build-isolation .` works offline on Debian 12 (pybind11 2.10, numpy 1.24)
 and on the GPU machine (Python 3.12, pip pybind11 3.x, numpy 2.x). MESHIOPP_BUILD_DIR
 points at an existing CMake build tree (the Makefile's) so nothing is compiled twice; else
-a private tree under build/ is used.
+a private tree under build/ is used. That tree builds no tests, so it has no
+meshioplusplus._testing (the tests' hooks); the shared tree of `make build` has both.
+
+The version is CMake's `project(... VERSION x.y.z)`, its one source: read here for the
+package metadata and compiled into _core.__version__.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,36 +22,61 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 
+def cmake_project_version() -> str:
+    text = (ROOT / "CMakeLists.txt").read_text()
+    found = re.search(r"^project\(\s*meshioplusplus\s+VERSION\s+([0-9][0-9.]*)", text, re.MULTILINE)
+    if not found:
+        raise RuntimeError("CMakeLists.txt: no `project(meshioplusplus VERSION x.y.z)` line")
+    return found.group(1)
+
+
+def built_with_tests(build_dir: Path) -> bool:
+    cache = build_dir / "CMakeCache.txt"
+    return cache.exists() and "MESHIOPP_BUILD_TESTS:BOOL=ON" in cache.read_text()
+
+
 class CMakeExtension(Extension):
     def __init__(self, name):
         super().__init__(name, sources=[])
+
+
+def build_dir() -> Path:
+    shared = os.environ.get("MESHIOPP_BUILD_DIR")
+    tag = f"{sys.version_info.major}{sys.version_info.minor}"
+    return Path(shared) if shared else ROOT / "build" / f"python-{tag}"
 
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         import pybind11
 
-        shared = os.environ.get("MESHIOPP_BUILD_DIR")
-        tag = f"{sys.version_info.major}{sys.version_info.minor}"
-        build_dir = Path(shared) if shared else ROOT / "build" / f"python-{tag}"
+        tree = build_dir()
         configure = [
-            "cmake", "-S", str(ROOT), "-B", str(build_dir),
+            "cmake", "-S", str(ROOT), "-B", str(tree),
             f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
             f"-DPython_EXECUTABLE={sys.executable}",
             f"-DPYTHON_EXECUTABLE={sys.executable}",
             "-DMESHIOPP_BUILD_PYTHON=ON",
         ]
-        if not shared:  # a private tree needs no tests or CLI
+        if not os.environ.get("MESHIOPP_BUILD_DIR"):  # a private tree needs no tests or CLI
             configure += ["-DMESHIOPP_BUILD_TESTS=OFF", "-DMESHIOPP_BUILD_CLI=OFF"]
         subprocess.check_call(configure)
+        module = ext.name.rsplit(".", 1)[1]
         jobs = os.environ.get("MESHIOPP_JOBS", str(os.cpu_count() or 2))
-        subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "_core", "-j", jobs])
-        built = sorted(build_dir.glob("_core*.so"), key=lambda p: p.stat().st_mtime)
+        subprocess.check_call(["cmake", "--build", str(tree), "--target", module, "-j", jobs])
+        built = sorted(tree.glob(f"{module}*.so"), key=lambda p: p.stat().st_mtime)
         if not built:
-            raise RuntimeError(f"CMake built no _core module in {build_dir}")
+            raise RuntimeError(f"CMake built no {module} module in {tree}")
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[-1], target)
 
 
-setup(ext_modules=[CMakeExtension("meshioplusplus._core")], cmdclass={"build_ext": CMakeBuild})
+# _testing (the tests' hooks) exists only in a tree that builds the tests: make build's.
+MODULES = ["_core"] + (["_testing"] if built_with_tests(build_dir()) else [])
+
+setup(
+    version=cmake_project_version(),
+    ext_modules=[CMakeExtension(f"meshioplusplus.{m}") for m in MODULES],
+    cmdclass={"build_ext": CMakeBuild},
+)

@@ -30,8 +30,15 @@ struct Format {
 const std::vector<Format>& formats();
 // By name; throws std::invalid_argument naming the known formats when unknown.
 const Format& find_format(std::string_view name);
-// Formats whose extension ends `path` (longest suffix first); empty when none.
+// Formats whose extension ends `path` (longest suffix first; equal lengths keep
+// registration order); empty when none. The second form searches `among` instead of the
+// registry (the same rule, for tests of the rule itself).
 std::vector<const Format*> formats_for_path(std::string_view path);
+std::vector<const Format*> formats_for_path(std::string_view path, const std::vector<Format>& among);
+// The format a read (or write) of `path` uses when none is named: the first of
+// formats_for_path(path) that can read (write). Throws std::invalid_argument naming the
+// known formats when there is none. Python asks this same function (_core.deduce_format).
+const Format& deduce_format(std::string_view path, bool for_write);
 
 // Reads `path` with `format` (deduced from the extension when empty).
 Mesh read(const std::string& path, const std::string& format = "", const Options& options = {});

@@ -83,6 +83,8 @@ struct Mesh {
 
 // Prefix sums of block lengths (size nblocks + 1): global index of each block's first cell.
 std::vector<std::int64_t> block_bases(const std::vector<CellBlock>& cells);
+// The same prefix sums over block lengths given as numbers (Python's block_bases asks this).
+std::vector<std::int64_t> block_bases_of_sizes(const std::vector<std::size_t>& sizes);
 
 }  // namespace meshioplusplus
 

@@ -24,12 +24,7 @@ bool ends_with_ci(std::string_view s, std::string_view suffix) {
 }
 
 const Format& format_for(const std::string& path, const std::string& format, bool for_write) {
-  if (!format.empty()) return find_format(format);
-  auto candidates = formats_for_path(path);
-  for (const Format* f : candidates)
-    if (for_write ? f->write != nullptr : f->read != nullptr) return *f;
-  throw std::invalid_argument("cannot deduce a file format from '" + path +
-                              "'; pass file_format= one of: " + known_format_names());
+  return format.empty() ? deduce_format(path, for_write) : find_format(format);
 }
 
 }  // namespace
@@ -40,9 +35,11 @@ const Format& find_format(std::string_view name) {
   throw std::invalid_argument("unknown file format '" + std::string(name) + "' (known: " + known_format_names() + ")");
 }
 
-std::vector<const Format*> formats_for_path(std::string_view path) {
+std::vector<const Format*> formats_for_path(std::string_view path) { return formats_for_path(path, formats()); }
+
+std::vector<const Format*> formats_for_path(std::string_view path, const std::vector<Format>& among) {
   std::vector<std::pair<std::size_t, const Format*>> hits;
-  for (const auto& f : formats())
+  for (const auto& f : among)
     for (const auto& ext : f.extensions)
       if (ends_with_ci(path, ext)) hits.emplace_back(ext.size(), &f);
   std::stable_sort(hits.begin(), hits.end(), [](auto& a, auto& b) { return a.first > b.first; });
@@ -50,6 +47,13 @@ std::vector<const Format*> formats_for_path(std::string_view path) {
   for (auto& [len, f] : hits)
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
   return out;
+}
+
+const Format& deduce_format(std::string_view path, bool for_write) {
+  for (const Format* f : formats_for_path(path))
+    if (for_write ? f->write != nullptr : f->read != nullptr) return *f;
+  throw std::invalid_argument("cannot deduce a file format from '" + std::string(path) +
+                              "'; pass file_format= one of: " + known_format_names());
 }
 
 Mesh read(const std::string& path, const std::string& format, const Options& options) {

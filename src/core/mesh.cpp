@@ -138,11 +138,17 @@ std::size_t Mesh::num_cells() const {
   return n;
 }
 
-std::vector<std::int64_t> block_bases(const std::vector<CellBlock>& cells) {
-  std::vector<std::int64_t> bases(cells.size() + 1, 0);
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    bases[i + 1] = bases[i] + static_cast<std::int64_t>(cells[i].size());
+std::vector<std::int64_t> block_bases_of_sizes(const std::vector<std::size_t>& sizes) {
+  std::vector<std::int64_t> bases(sizes.size() + 1, 0);
+  for (std::size_t i = 0; i < sizes.size(); ++i) bases[i + 1] = bases[i] + static_cast<std::int64_t>(sizes[i]);
   return bases;
+}
+
+std::vector<std::int64_t> block_bases(const std::vector<CellBlock>& cells) {
+  std::vector<std::size_t> sizes;
+  sizes.reserve(cells.size());
+  for (const auto& b : cells) sizes.push_back(b.size());
+  return block_bases_of_sizes(sizes);
 }
 
 void Mesh::validate() const {

@@ -1,4 +1,4 @@
-"""Hostile-input helpers shared by the sweep, header-lie and atomic-write tests (issue 9).
+"""Hostile-input helpers shared by the sweep, header-lie and atomic-write tests.
 
 The cases of the truncation-and-corruption sweep are generated here, deterministically, so
 that the worker subprocess (hostile_worker.py) and the parent test produce the same bytes
@@ -24,8 +24,6 @@ FLIP_MASKS = (0x01, 0x20, 0x80, 0xFF)
 # Digit-run mutations (numbers turned into lies): at most this many per file.
 NUMBER_MUTATIONS = 300
 LIES = (b"1000000000000", b"-1", b"4294967296", b"99999999999999999999999", b"0")
-# Seconds a single read may take in the sweep (the issue: "a read longer than a second fails").
-READ_SECONDS = 1.0
 
 
 def readable_formats() -> list[str]:

@@ -5,22 +5,21 @@ the header-lie test (test_hostile_header_lies.py).
     python hostile_worker.py --files FORMAT RESULT_JSON AS_LIMIT_BYTES FILE...
 
 The second form reads each FILE once, through a counting allocator (mio.use_allocator),
-and records per file: outcome ("mesh", "ReadError" or "<Exception>: message"), CPU and
-wall seconds, and the largest buffer the core asked for.
+and records per file: outcome ("mesh", "ReadError" or "<Exception>: message") and the
+largest buffer the core asked for.
 
 Reads every case of hostile.cases(FIXTURE) with mio.read(..., FORMAT) under an address-space
 limit, and writes {"cases", "mesh", "read_error", "failures": [...]} to RESULT_JSON. A case
-fails when read raises anything but ReadError or takes longer than hostile.READ_SECONDS
-(CPU time of the reading thread; 5x that in wall time).
-Before each case its label goes to stdout (flushed), so when the process dies (a crash) the
-parent knows which case killed it.
+fails when read raises anything but ReadError. Nothing here is timed: a read that never
+ends is caught by the parent's timeout, however fast or slow the machine.
+Before each case its label goes to stdout (flushed), so when the process dies (a crash)
+or hangs the parent knows which case did it.
 """
 import json
 import os
 import resource
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -50,7 +49,6 @@ def read_files():
     for path in files:
         print(path, flush=True)
         requests.clear()
-        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             with mio.use_allocator(alloc, free):
                 mio.read(path, fmt)
@@ -61,8 +59,6 @@ def read_files():
             outcome = f"{type(e).__name__}: {e}"
         out[path] = {
             "outcome": outcome,
-            "cpu": time.thread_time() - c0,
-            "wall": time.perf_counter() - t0,
             "max_request": max(requests, default=0),
         }
     with open(result, "w") as f:
@@ -83,7 +79,6 @@ def main():
             print(label, flush=True)
             with open(probe, "wb") as f:
                 f.write(case)
-            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 mio.read(probe, fmt)
                 out["mesh"] += 1
@@ -91,11 +86,6 @@ def main():
                 out["read_error"] += 1
             except BaseException as e:  # noqa: BLE001 - anything else is the finding
                 out["failures"].append(f"{label}: {type(e).__name__}: {e}")
-            # CPU time of this thread (the read runs in it, GIL released) is what a slow
-            # parser spends; wall time gets slack for a loaded machine.
-            cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
-            if cpu > hostile.READ_SECONDS or wall > 5 * hostile.READ_SECONDS:
-                out["failures"].append(f"{label}: took {cpu:.2f} s CPU, {wall:.2f} s wall")
             out["cases"] += 1
     with open(result, "w") as f:
         json.dump(out, f)

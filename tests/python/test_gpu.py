@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import meshioplusplus as mio
+from meshioplusplus import _testing
 from meshioplusplus import _gpu, _gpu_payload, _regions
 
 
@@ -260,8 +261,8 @@ def test_payload_and_its_dlpack_consumers_outlive_the_source_mesh():
     arena = NumpyArena()
     n = 10_000
     with mio.use_allocator(arena.alloc, arena.free):
-        flat, points_addr = mio._core._owned_array(3 * n)  # C++-owned, exactly as a reader returns
-        temp, temp_addr = mio._core._owned_array(n)
+        flat, points_addr = _testing.owned_array(3 * n)  # C++-owned, exactly as a reader returns
+        temp, temp_addr = _testing.owned_array(n)
     mesh = mio.Mesh(flat.reshape(n, 3), [("vertex", np.arange(n).reshape(n, 1))], point_data={"T": temp})
     del flat, temp
     payload = mio.to_dlpack(mesh, zero_copy_only=True)

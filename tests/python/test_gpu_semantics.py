@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import meshioplusplus as mio
+from meshioplusplus import _testing
 from meshioplusplus import _gpu
 
 import fake_cupy
@@ -99,7 +100,7 @@ def test_a_time_step_loop_on_one_stream_delivers_every_step(fake):
 
 def test_changing_the_mesh_after_to_cupy_returns_changes_nothing_on_the_device(fake):
     with _gpu.pinned_reads():
-        flat, _ = mio._core._owned_array(3 * 3000)  # a reader's buffer, page-locked: the direct path
+        flat, _ = _testing.owned_array(3 * 3000)  # a reader's buffer, page-locked: the direct path
     mesh = mesh_of(3000)
     flat[...] = np.random.default_rng(5).random(flat.size)
     mesh.points = flat.reshape(3000, 3)

@@ -1,4 +1,4 @@
-"""Issue 9: atomic writes everywhere. A write that fails midway leaves an existing file at the
+"""Atomic writes everywhere. A write that fails midway leaves an existing file at the
 target path byte-identical and leaves no temporary file (`*.meshioplusplus-*`) behind.
 
 Failures exercised, for every writable format and each of its encodings:

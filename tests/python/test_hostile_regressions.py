@@ -1,4 +1,4 @@
-"""Issue 9: regressions found by the sweep and the fuzzers, named after the issue.
+"""Regressions found by the sweep and the fuzzers, one test per finding.
 
 The inputs live in tests/fuzz/regressions/<format>/ (ctest also replays them through the
 fuzz harness); here each is checked for the behaviour its fix promises.

@@ -148,10 +148,17 @@ def test_mask_name_collision_keeps_the_mesh_array_and_notes_the_region():
 
 
 def test_higher_order_cells_use_vtk_ids_and_lagrange_beyond_them():
-    assert _interop._vtk_id("triangle6") == 22 and _interop._vtk_id("hexahedron27") == 29
-    assert _interop._vtk_id("triangle10") == 69 and _interop._vtk_id("tetra20") == 71
-    assert _interop._FROM_VTK_ID[(69, 10)] == "triangle10" and _interop._FROM_VTK_ID[(69, 15)] == "triangle15"
-    assert all(_interop._FROM_VTK_ID[(vid, mio._core.cell_types()[name][0])] == name for name, vid in _interop._TO_VTK_ID.items())
+    # ids from VTK's vtkCellType.h: fixed quadratic types, then VTK_LAGRANGE_* (69, 71)
+    assert _interop.vtk_cell_type("triangle6") == 22 and _interop.vtk_cell_type("hexahedron27") == 29
+    assert _interop.vtk_cell_type("triangle10") == 69 and _interop.vtk_cell_type("tetra20") == 71
+    assert _interop.vtk_cell_type("no such cell") == -1
+    # every type with a VTK id reads back as itself (one cell, nodes 0..k-1)
+    for name, (k, _, _) in mio._core.cell_types().items():
+        vid = _interop.vtk_cell_type(name)
+        if vid < 0 or k < 0:
+            continue
+        got = mio._core.vtk_blocks_from_cells(np.array([vid], np.uint8), np.array([0, k]), np.arange(k), None, None, k)
+        assert [b[0] for b in got["blocks"]] == [name] and not got["dropped"]
 
 
 def polyhedron_mesh():
@@ -210,9 +217,9 @@ def test_missing_sidecar_gives_dim_and_tag_minus_one_with_a_note():
 
 
 def test_unknown_vtk_cells_are_dropped_and_cell_numbering_follows():
-    # triangle, triangle, VTK_PIXEL (8: no meshio++ type), quad
+    # triangle, triangle, VTK_TRIANGLE_STRIP (6: no meshio++ type), quad
     p = _interop.UnstructuredPayload(
-        np.zeros((6, 3)), np.array([5, 5, 8, 9], np.uint8), np.array([0, 3, 6, 10, 14]),
+        np.zeros((6, 3)), np.array([5, 5, 6, 9], np.uint8), np.array([0, 3, 6, 10, 14]),
         np.array([0, 1, 2, 0, 2, 3, 0, 1, 2, 3, 1, 2, 3, 4]),
         cell_data={"c": np.array([10.0, 11.0, 12.0, 13.0]), "region:r": np.array([0, 1, 1, 1], np.int8)},
         regions_json=json.dumps([{"name": "r", "kind": "cell", "dim": 2, "tag": 3}]),
@@ -222,7 +229,7 @@ def test_unknown_vtk_cells_are_dropped_and_cell_numbering_follows():
     assert [b.type for b in back.cells] == ["triangle", "quad"]
     assert [list(x) for x in back.cell_data["c"]] == [[10.0, 11.0], [13.0]]
     assert back.regions == [mio.Region("r", "cell", [1, 2], 2, 3)]
-    assert ledger.notes == ["cells 2..2 dropped: VTK cell type 8 with 4 points has no meshio++ cell type"]
+    assert ledger.notes == ["cells 2..2 dropped: VTK_TRIANGLE_STRIP (6) with 4 points has no meshio++ cell type"]
 
 
 def test_ragged_vtk_polygons_become_views_of_the_connectivity():

@@ -15,6 +15,7 @@ from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy  # noqa: E4
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader, vtkXMLUnstructuredGridWriter  # noqa: E402
 
 import meshioplusplus as mio  # noqa: E402
+from meshioplusplus import _testing  # noqa: E402
 from meshioplusplus._interop import vtk_pointer  # noqa: E402
 from helpers import assert_mesh_equal, hex_mesh, line_mesh, quad_mesh, tet_mesh, tri_mesh, tri_quad_mesh  # noqa: E402
 from test_interop_payload import polyhedron_mesh  # noqa: E402
@@ -33,7 +34,7 @@ def address(a):
 
 def owned_mesh():
     """A tet mesh whose points are a C++-owned buffer, as a reader returns them."""
-    flat, _ = mio._core._owned_array(15)
+    flat, _ = _testing.owned_array(15)
     flat[:] = tet_mesh.points.ravel()
     return mio.Mesh(
         flat.reshape(5, 3),

@@ -103,11 +103,19 @@ def test_region_canonical_form():
         mio.Region("x", "side", [1, 2, 3])
 
 
-def test_block_bases_mirrors_the_core():
+def test_block_bases_is_the_numbering_cell_regions_are_written_in(tmp_path):
     sizes = [3, 0, 5, 2]
     cells = [mio.CellBlock("line", np.zeros((n, 2), dtype=int)) for n in sizes]
-    np.testing.assert_array_equal(mio.block_bases(cells), mio._core.block_bases(sizes))
     np.testing.assert_array_equal(mio.block_bases(cells), [0, 3, 3, 8, 10])
+    # cell 1 of the third block, numbered by block_bases, is the cell the core writes and
+    # reads back as that region (the core's own block_bases numbers it)
+    points = np.zeros((3, 3))
+    blocks = [("line", [[0, 1]] * 3), ("triangle", [[0, 1, 2]] * 2)]
+    mesh = mio.Mesh(points, blocks)
+    mesh.regions.append(mio.Region("r", "cell", [mio.block_bases(mesh.cells)[1] + 1], 2, 4))
+    mio.write(tmp_path / "b.msh", mesh)
+    back = mio.read(tmp_path / "b.msh")
+    assert [list(r.entries) for r in back.regions if r.name == "r"] == [[4]]
     assert mio.block_bases([]).tolist() == [0]
 
 

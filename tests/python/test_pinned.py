@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 import meshioplusplus as mio
+from meshioplusplus import _testing
 from meshioplusplus import _gpu
 
 import fake_cupy
@@ -227,7 +228,7 @@ def test_every_read_buffer_comes_from_the_pinned_pool_and_outlives_the_block(fak
 
 def test_registry_entry_goes_exactly_when_the_free_callback_runs(fake):
     with _gpu.pinned_reads() as pinned:
-        flat, address = mio._core._owned_array(3000)
+        flat, address = _testing.owned_array(3000)
     assert address in _gpu._PINNED and _gpu._PINNED[address][1] == flat.nbytes
     rows = flat.reshape(-1, 3)[10:20]  # a view into the hooked buffer keeps it alive
     del flat
@@ -241,10 +242,10 @@ def test_registry_entry_goes_exactly_when_the_free_callback_runs(fake):
 def test_nested_allocators_inside_pinned_reads_win_and_restore(fake):
     rec = Recorder()
     with _gpu.pinned_reads() as pinned:
-        a = mio._core._owned_array(10)[0]
+        a = _testing.owned_array(10)[0]
         with mio.use_allocator(rec.alloc, rec.free):
-            b = mio._core._owned_array(10)[0]
-        c = mio._core._owned_array(10)[0]
+            b = _testing.owned_array(10)[0]
+        c = _testing.owned_array(10)[0]
     assert (pinned.allocs, rec.allocs) == (2, 1)
     assert _gpu.is_pinned(a) and not _gpu.is_pinned(b) and _gpu.is_pinned(c)
     del a, b, c
@@ -310,8 +311,8 @@ def test_fast_path_sends_arrays_read_into_pinned_memory_directly(fake):
 
 def test_fast_path_mixes_direct_views_and_staged_copies(fake):
     with _gpu.pinned_reads():
-        flat, _ = mio._core._owned_array(300)
-        conn = mio._core._owned_array(40)[0]
+        flat, _ = _testing.owned_array(300)
+        conn = _testing.owned_array(40)[0]
     points = flat.reshape(100, 3)  # a view into a hooked buffer: direct
     mesh = mio.Mesh(points, [("line", conn.astype(np.int64).reshape(20, 2) % 100)],  # astype: a pageable copy
                     point_data={"T": flat[100:200], "x": points[:, 0]})  # contiguous view: direct; strided: copied

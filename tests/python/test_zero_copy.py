@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import meshioplusplus as mio
+from meshioplusplus import _testing
 from helpers import tet_mesh
 
 
@@ -51,7 +52,7 @@ def churn():
 
 
 def test_core_array_reaches_numpy_without_a_copy():
-    arr, address = mio._core._owned_array(1000)
+    arr, address = _testing.owned_array(1000)
     assert arr.__array_interface__["data"][0] == address
     assert type(arr.base).__name__ == "PyCapsule"
     assert arr.flags.writeable and arr.flags.c_contiguous
@@ -61,7 +62,7 @@ def test_core_array_reaches_numpy_without_a_copy():
 def test_one_allocation_per_array_and_freed_exactly_once():
     arena = NumpyArena()
     with mio.use_allocator(arena.alloc, arena.free):
-        arrays = [mio._core._owned_array(100 + i)[0] for i in range(5)]
+        arrays = [_testing.owned_array(100 + i)[0] for i in range(5)]
     assert arena.allocs == 5
     assert all(arena.owns(a) for a in arrays)
     assert arena.frees == 0
@@ -73,7 +74,7 @@ def test_one_allocation_per_array_and_freed_exactly_once():
 def test_array_outlives_every_other_reference_and_the_hook():
     arena = NumpyArena()
     with mio.use_allocator(arena.alloc, arena.free):
-        arr, _ = mio._core._owned_array(10_000)
+        arr, _ = _testing.owned_array(10_000)
     view = arr[::2]
     del arr
     churn()
@@ -90,25 +91,27 @@ def test_nested_allocators_restore_the_previous_one():
     outer, inner = NumpyArena(), NumpyArena()
     with mio.use_allocator(outer.alloc, outer.free):
         with mio.use_allocator(inner.alloc, inner.free):
-            a = mio._core._owned_array(8)[0]
-        b = mio._core._owned_array(8)[0]
-    c = mio._core._owned_array(8)[0]
+            a = _testing.owned_array(8)[0]
+        b = _testing.owned_array(8)[0]
+    c = _testing.owned_array(8)[0]
     assert (inner.allocs, outer.allocs) == (1, 1)
     assert inner.owns(a) and outer.owns(b) and not inner.owns(c) and not outer.owns(c)
 
 
-def test_failing_python_allocator_raises_memory_error_not_a_crash():
+def test_failing_python_allocator_raises_memory_error_not_a_crash(tmp_path):
     def bad_alloc(nbytes):
         raise RuntimeError("no memory for you")
 
+    path = tmp_path / "tet.vtu"
+    mio.write(path, tet_mesh)
     with mio.use_allocator(bad_alloc, lambda a, n: None):
-        with pytest.raises(MemoryError, match="no memory for you"):
-            mio._core._owned_array(10)
+        with pytest.raises(MemoryError, match="buffer allocator failed: .*no memory for you"):
+            mio.read(path)
 
 
 def test_gil_is_taken_in_callbacks_from_released_threads():
     # _core.read releases the GIL; the allocator is called from C++ and must re-take it.
-    # _owned_array holds the GIL; a thread pool of reads is exercised in the format tests.
+    # _testing.owned_array holds the GIL; a thread pool of reads is exercised in the format tests.
     import threading
 
     arena = NumpyArena()
@@ -123,7 +126,7 @@ def test_gil_is_taken_in_callbacks_from_released_threads():
             arena.free(a, n)
 
     with mio.use_allocator(alloc, free):
-        threads = [threading.Thread(target=lambda: [mio._core._owned_array(64) for _ in range(50)]) for _ in range(4)]
+        threads = [threading.Thread(target=lambda: [_testing.owned_array(64) for _ in range(50)]) for _ in range(4)]
         for t in threads:
             t.start()
         for t in threads:
@@ -136,13 +139,14 @@ def test_process_exiting_with_live_buffers_exits_cleanly():
     code = textwrap.dedent(
         """
         import numpy as np, meshioplusplus as mio
+        from meshioplusplus import _testing
         keep = []
         def alloc(n):
             b = np.empty(n, np.uint8); keep.append(b); return b.ctypes.data
         def free(a, n):
             pass
         with mio.use_allocator(alloc, free):
-            live = [mio._core._owned_array(1000)[0] for _ in range(10)]
+            live = [_testing.owned_array(1000)[0] for _ in range(10)]
         GLOBAL = live  # still alive at interpreter shutdown
         print("ok")
         """
@@ -156,7 +160,7 @@ def test_process_exiting_with_live_buffers_exits_cleanly():
 def test_numpy_arrays_are_wrapped_as_views_on_write():
     mesh = mio.Mesh(tet_mesh.points.copy(), [("tetra", np.array(tet_mesh.cells[0].data, dtype=np.int64))],
                     point_data={"T": np.arange(5.0)})
-    seen = mio._core._core_view_addresses(mesh._core_parts())
+    seen = _testing.view_addresses(mesh._core_parts())
     assert seen["points"] == mesh.points.ctypes.data
     assert seen["cells"][0] == mesh.cells[0].data.ctypes.data
     assert seen["point_data"]["T"] == mesh.point_data["T"].ctypes.data
@@ -166,7 +170,7 @@ def test_non_contiguous_or_foreign_endian_arrays_are_converted_once():
     pts = np.asfortranarray(np.random.default_rng(0).random((5, 3)))
     be = np.arange(5.0).astype(">f8")
     mesh = mio.Mesh(pts, [("tetra", np.array([[0, 1, 2, 3]], dtype=np.int32))], point_data={"T": be})
-    seen = mio._core._core_view_addresses(mesh._core_parts())
+    seen = _testing.view_addresses(mesh._core_parts())
     assert seen["points"] != pts.ctypes.data
     assert seen["point_data"]["T"] != be.ctypes.data
     assert seen["cells"][0] == mesh.cells[0].data.ctypes.data  # int32 stays int32, no copy
@@ -245,30 +249,29 @@ def test_read_arrays_stay_valid_after_the_mesh_is_gone():
 
 
 def test_read_releases_the_gil(tmp_path):
-    import threading
-    import time
-
-    big = mio.Mesh(np.random.default_rng(0).random((300_000, 3)), [("vertex", np.arange(300_000).reshape(-1, 1))])
-    path = tmp_path / "big.msh"
-    mio.write(path, big, "gmsh", binary=False)
-    sys.setswitchinterval(0.0005)
+    # Deterministic, whatever the machine's speed: the read blocks in C++ (open() of a
+    # FIFO waits for a writer) and only this thread, which needs the GIL to run at all, can
+    # write. Held, the two would deadlock: it runs in a child with a timeout.
+    fifo = tmp_path / "pipe.msh"
+    source = tmp_path / "tet.msh"
+    mio.write(source, tet_mesh, "gmsh")
+    child = textwrap.dedent(f"""
+        import os, threading
+        import meshioplusplus as mio
+        os.mkfifo({str(fifo)!r})
+        result = {{}}
+        reader = threading.Thread(target=lambda: result.setdefault("mesh", mio.read({str(fifo)!r}, "gmsh")))
+        reader.start()
+        with open({str(fifo)!r}, "wb") as w:  # blocks until the reader's C++ open()
+            w.write(open({str(source)!r}, "rb").read())
+        reader.join()
+        print(len(result["mesh"].points))
+    """)
     try:
-        t0 = time.perf_counter()
-        mio.read(path)
-        alone = time.perf_counter() - t0
-        ticks = 0
-        worker = threading.Thread(target=mio.read, args=(path,))
-        worker.start()
-        while worker.is_alive():
-            ticks += 1
-            time.sleep(0)
-        worker.join()
-    finally:
-        sys.setswitchinterval(0.005)
-    # With the GIL held for the whole parse this loop could not run during it; released,
-    # it spins thousands of times.
-    assert alone > 0.02
-    assert ticks > 200, f"main thread ran {ticks} times during a {alone:.3f}s read"
+        r = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("reading from a FIFO deadlocked: the GIL is held while C++ reads")
+    assert r.stdout.strip() == str(len(tet_mesh.points)), r.stderr[-2000:]
 
 
 def test_ragged_data_where_a_rectangular_block_is_needed_names_the_block():
@@ -277,10 +280,13 @@ def test_ragged_data_where_a_rectangular_block_is_needed_names_the_block():
         mio._core.validate(m._core_parts())
 
 
-def test_ragged_polygons_cross_the_boundary_as_offsets_and_indices():
-    rows = [np.array([0, 1, 2]), np.array([0, 1, 2, 3])]
+def test_ragged_polygons_cross_the_boundary_as_their_rows_and_are_gathered_in_cpp(tmp_path):
+    rows = [np.array([0, 1, 2]), np.array([0, 1, 2, 3], dtype=np.int32)]
     m = mio.Mesh(np.zeros((4, 3)), [("polygon", rows)])
+    _, sent = m._core_parts()["cells"][0]
+    assert isinstance(sent, list) and sent[0] is rows[0]  # no Python-side gather
     mio._core.validate(m._core_parts())
-    _, (offsets, indices) = m._core_parts()["cells"][0]
-    np.testing.assert_array_equal(offsets, [0, 3, 7])
-    np.testing.assert_array_equal(indices, [0, 1, 2, 0, 1, 2, 3])
+    path = tmp_path / "poly.vtu"
+    mio.write(path, m)
+    back = mio.read(path)
+    assert [list(r) for r in back.cells[0].data] == [[0, 1, 2], [0, 1, 2, 3]]

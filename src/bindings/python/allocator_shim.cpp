@@ -108,6 +108,11 @@ void register_allocator_shim(py::module_& m) {
   m.def(
       "restore_allocator", [](const AllocatorToken& token) { set_buffer_allocator(token.previous); }, py::arg("token"),
       "Reinstall the allocator a set_allocator() token stands for (the default heap if none was).");
+  // Other extension modules of the package link their own copy of the core, whose
+  // allocator is not this one: they ask this module for the installed allocator.
+  using CurrentAllocatorFn = std::shared_ptr<const BufferAllocator> (*)();
+  static CurrentAllocatorFn current = &current_buffer_allocator;
+  m.attr("_allocator_api") = py::capsule(static_cast<void*>(&current), kAllocatorApiName);
   m.def(
       "allocator_installed", [] { return current_buffer_allocator() != nullptr; },
       "Whether a buffer allocator other than the default heap is installed now.");

@@ -1,10 +1,16 @@
 // meshio++ binding: the extension module meshioplusplus._core.
 //
-// read(path, format, options) -> dict of numpy arrays (every array handed over without a
-// copy; see numpy_bridge.hpp). write(path, format, parts, options) wraps numpy arrays as
-// views and serialises. The GIL is released while C++ parses or serialises. C++ exceptions
-// are mapped to Python here, once: ReadError, WriteError, std::invalid_argument and
-// std::length_error -> ValueError, std::bad_alloc -> MemoryError.
+// read(path, format, options) -> the parts dict (_schema.CoreParts; every array handed over
+// without a copy, see numpy_bridge.hpp). write(path, format, parts, options) wraps numpy
+// arrays as views and serialises. The GIL is released while C++ parses or serialises. C++
+// exceptions are mapped to Python here, once: ReadError, WriteError, std::invalid_argument
+// and std::length_error -> ValueError, std::bad_alloc -> MemoryError.
+//
+// Besides I/O, the Python package asks this module for everything the core owns, so that
+// nothing is defined twice: format deduction, the data policy (storage_dtype), region
+// canonical form, block_bases, the mesh summary, the cell vocabulary, the VTK tables
+// (vtk_arrays.hpp) and the version. Test-only hooks live in meshioplusplus._testing.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,12 +19,20 @@
 #include <vector>
 
 #include "allocator_shim.hpp"
+#include "mesh_dict.hpp"
 #include "meshioplusplus/meshioplusplus.hpp"
 #include "numpy_bridge.hpp"
+#include "vtk_arrays.hpp"
+
+#ifndef MESHIOPP_VERSION
+#error "MESHIOPP_VERSION must come from CMake's project(VERSION)"
+#endif
 
 namespace py = pybind11;
 using namespace meshioplusplus;
+using meshioplusplus::python::dict_to_mesh;
 using meshioplusplus::python::from_numpy;
+using meshioplusplus::python::mesh_to_dict;
 using meshioplusplus::python::to_numpy;
 
 namespace {
@@ -29,129 +43,45 @@ Options to_options(const py::dict& options) {
   return out;
 }
 
-// Names (data arrays, regions) come from files and need not be UTF-8 (a Latin-1 Gmsh
-// physical name, a corrupted byte): they decode with "surrogateescape", so reading never
-// fails on them and writing the name back restores the original bytes (name_bytes).
-py::str name_str(const std::string& name) {
-  PyObject* s = PyUnicode_DecodeUTF8(name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape");
-  if (!s) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(s);
-}
-
-std::string name_bytes(py::handle name) {
-  if (!PyUnicode_Check(name.ptr())) return name.cast<std::string>();
-  PyObject* b = PyUnicode_AsEncodedString(name.ptr(), "utf-8", "surrogateescape");
-  if (!b) throw py::error_already_set();
-  return py::reinterpret_steal<py::bytes>(b).cast<std::string>();
-}
-
-py::dict mesh_to_dict(const Mesh& mesh) {
-  py::dict out;
-  out["points"] = to_numpy(mesh.points);
-  py::list cells;
-  for (const CellBlock& b : mesh.cells) {
-    if (!b.ragged)
-      cells.append(py::make_tuple(b.type, to_numpy(b.connectivity)));
-    else if (b.type == "polyhedron")
-      cells.append(py::make_tuple(b.type, py::make_tuple(to_numpy(b.offsets), to_numpy(b.face_offsets), to_numpy(b.indices))));
-    else
-      cells.append(py::make_tuple(b.type, py::make_tuple(to_numpy(b.offsets), to_numpy(b.indices))));
+// Region entries in canonical form (Region::canonicalize): int64, sorted, unique; the very
+// array given when it already is. Integral floats are accepted, other dtypes are not.
+py::object canonical_region_entries(const py::handle& obj, const std::string& kind_name, const py::handle& name_obj) {
+  py::module_ np = py::module_::import("numpy");
+  const std::string name = meshioplusplus::python::name_bytes(name_obj);  // any name a file holds
+  Region region;
+  region.name = name;
+  region.kind = region_kind_from_name(kind_name);
+  const bool side = region.kind == RegionKind::side;
+  py::array a = np.attr("asarray")(obj);
+  if (a.size() == 0) {
+    std::vector<py::ssize_t> shape = side ? std::vector<py::ssize_t>{0, 2} : std::vector<py::ssize_t>{0};
+    return py::array(py::dtype::of<std::int64_t>(), shape);
   }
-  out["cells"] = cells;
-  py::dict point_data, cell_data, field_data;
-  for (const auto& [name, a] : mesh.point_data) point_data[name_str(name)] = to_numpy(a);
-  for (const auto& [name, list] : mesh.cell_data) {
-    py::list arrays;
-    for (const auto& a : list) arrays.append(to_numpy(a));
-    cell_data[name_str(name)] = arrays;
+  const char k = a.dtype().kind();
+  if (k != 'i' && k != 'u') {
+    const bool integral = k == 'f' && np.attr("array_equal")(np.attr("floor")(a), a).cast<bool>();
+    if (!integral)
+      throw std::invalid_argument("region '" + name + "': entries must be integers, found dtype " +
+                                  std::string(py::str(py::handle(a.dtype()))));
   }
-  for (const auto& [name, a] : mesh.field_data) field_data[name_str(name)] = to_numpy(a);
-  out["point_data"] = point_data;
-  out["cell_data"] = cell_data;
-  out["field_data"] = field_data;
-  py::list regions;
-  for (const Region& r : mesh.regions)
-    regions.append(py::make_tuple(name_str(r.name), region_kind_name(r.kind), to_numpy(r.entries), r.dim, r.tag));
-  out["regions"] = regions;
-  py::list periodic;
-  for (const PeriodicLink& p : mesh.gmsh_periodic) {
-    py::object affine = py::none();
-    if (!p.affine.empty()) affine = to_numpy(NDArray::from_vector(p.affine));
-    periodic.append(py::make_tuple(p.dim, py::make_tuple(p.tag, p.master_tag), affine, to_numpy(p.node_pairs)));
-  }
-  out["gmsh_periodic"] = periodic;
-  return out;
-}
-
-// The Python package normalises a Mesh into plain containers (_mesh.Mesh._core_parts):
-//   points, cells [(type, array) | (type, (offsets, indices)) | (type, (offsets, face_offsets, indices))],
-//   point_data {name: array}, cell_data {name: [array]}, field_data {name: array},
-//   regions [(name, kind, entries, dim, tag)], gmsh_periodic [(dim, (tag, master), affine|None, pairs)]
-Mesh dict_to_mesh(const py::dict& parts, std::vector<py::object>& keep) {
+  if (side && (a.ndim() != 2 || a.shape(1) != 2))
+    throw std::invalid_argument("region '" + name + "': side entries must have shape (n, 2), found " +
+                                std::string(py::str(a.attr("shape"))));
+  if (!side && a.ndim() != 1) a = a.attr("reshape")(-1);
   static const DType kInt64 = DType::int64;
-  Mesh mesh;
-  mesh.points = from_numpy(parts["points"], "points", keep);
-  std::size_t i = 0;
-  for (auto item : parts["cells"].cast<py::list>()) {
-    auto block = item.cast<py::tuple>();
-    auto type = block[0].cast<std::string>();
-    const std::string what = "cells[" + std::to_string(i++) + "] (" + type + ")";
-    if (py::isinstance<py::tuple>(block[1])) {
-      auto ragged = block[1].cast<py::tuple>();
-      if (ragged.size() == 3)
-        mesh.cells.push_back(CellBlock::polyhedra(from_numpy(ragged[0], what + " offsets", keep, &kInt64),
-                                                  from_numpy(ragged[1], what + " face offsets", keep, &kInt64),
-                                                  from_numpy(ragged[2], what + " indices", keep, &kInt64)));
-      else
-        mesh.cells.push_back(CellBlock::polygons(from_numpy(ragged[0], what + " offsets", keep, &kInt64),
-                                                 from_numpy(ragged[1], what + " indices", keep, &kInt64)));
-      mesh.cells.back().type = type;
-    } else {
-      mesh.cells.push_back(CellBlock::rectangular(type, from_numpy(block[1], what, keep)));
-    }
-  }
-  for (auto [name, a] : parts["point_data"].cast<py::dict>()) {
-    auto key = name_bytes(name);
-    mesh.point_data[key] = from_numpy(a, "point_data['" + key + "']", keep);
-  }
-  for (auto [name, list] : parts["cell_data"].cast<py::dict>()) {
-    auto key = name_bytes(name);
-    std::size_t k = 0;
-    for (auto a : list.cast<py::list>())
-      mesh.cell_data[key].push_back(from_numpy(a, "cell_data['" + key + "'][" + std::to_string(k++) + "]", keep));
-  }
-  for (auto [name, a] : parts["field_data"].cast<py::dict>()) {
-    auto key = name_bytes(name);
-    mesh.field_data[key] = from_numpy(a, "field_data['" + key + "']", keep);
-  }
-  for (auto item : parts["regions"].cast<py::list>()) {
-    auto r = item.cast<py::tuple>();
-    Region region;
-    region.name = name_bytes(r[0]);
-    region.kind = region_kind_from_name(r[1].cast<std::string>());
-    region.entries = from_numpy(r[2], "region '" + region.name + "'", keep, &kInt64);
-    region.dim = r[3].cast<int>();
-    region.tag = r[4].cast<int>();
-    mesh.regions.push_back(std::move(region));
-  }
-  for (auto item : parts["gmsh_periodic"].cast<py::list>()) {
-    auto p = item.cast<py::tuple>();
-    PeriodicLink link;
-    link.dim = p[0].cast<int>();
-    auto tags = p[1].cast<py::tuple>();
-    link.tag = tags[0].cast<int>();
-    link.master_tag = tags[1].cast<int>();
-    if (!p[2].is_none()) link.affine = p[2].cast<std::vector<double>>();
-    link.node_pairs = from_numpy(p[3], "gmsh_periodic pairs", keep, &kInt64);
-    mesh.gmsh_periodic.push_back(std::move(link));
-  }
-  return mesh;
+  std::vector<py::object> keep;
+  region.entries = from_numpy(a, "region '" + name + "'", keep, &kInt64);
+  const void* given = region.entries.raw();
+  region.canonicalize();
+  if (region.entries.raw() == given) return keep.back();
+  return to_numpy(region.entries);
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "meshio++ C++ core (readers, writers, zero-copy numpy hand-off)";
+  m.attr("__version__") = MESHIOPP_VERSION;
 
   py::register_exception<ReadError>(m, "ReadError", PyExc_Exception);
   py::register_exception<WriteError>(m, "WriteError", PyExc_Exception);
@@ -177,7 +107,8 @@ PYBIND11_MODULE(_core, m) {
         }
         return mesh_to_dict(mesh);
       },
-      py::arg("path"), py::arg("format") = "", py::arg("options") = py::dict());
+      py::arg("path"), py::arg("format") = "", py::arg("options") = py::dict(),
+      "Read `path` -> the parts dict (meshioplusplus._schema.CoreParts).");
 
   m.def(
       "write",
@@ -188,37 +119,8 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release release;
         meshioplusplus::write(path, mesh, format, opts);
       },
-      py::arg("path"), py::arg("format"), py::arg("parts"), py::arg("options") = py::dict());
-
-  m.def(
-      "_core_view_addresses",
-      [](const py::dict& parts) {
-        // Test hook: the data addresses the C++ side would write from (zero-copy proof).
-        std::vector<py::object> keep;
-        Mesh mesh = dict_to_mesh(parts, keep);
-        py::dict out;
-        out["points"] = reinterpret_cast<std::uintptr_t>(mesh.points.raw());
-        py::list cells;
-        for (const auto& b : mesh.cells)
-          cells.append(reinterpret_cast<std::uintptr_t>(b.ragged ? b.indices.raw() : b.connectivity.raw()));
-        out["cells"] = cells;
-        py::dict pd;
-        for (const auto& [name, a] : mesh.point_data) pd[py::str(name)] = reinterpret_cast<std::uintptr_t>(a.raw());
-        out["point_data"] = pd;
-        return out;
-      },
-      py::arg("parts"));
-
-  m.def(
-      "_owned_array",
-      [](std::size_t n) {
-        // Test hook: one owning core allocation (through the current allocator) handed to
-        // numpy exactly as a reader's arrays are; returns (array, address of the C++ buffer).
-        NDArray a = NDArray::uninit(DType::float64, {n});
-        for (std::size_t i = 0; i < n; ++i) a.data<double>()[i] = static_cast<double>(i);
-        return py::make_tuple(to_numpy(a), reinterpret_cast<std::uintptr_t>(a.buffer()->data()));
-      },
-      py::arg("n"));
+      py::arg("path"), py::arg("format"), py::arg("parts"), py::arg("options") = py::dict(),
+      "Write the parts dict (meshioplusplus._schema.CoreParts) to `path`, atomically.");
 
   m.def(
       "validate",
@@ -230,15 +132,11 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "summary",
-      [](const std::string& path, const std::string& format) {
-        Mesh mesh;
-        {
-          py::gil_scoped_release release;
-          mesh = meshioplusplus::read(path, format);
-        }
-        return summary(mesh);
+      [](const py::dict& parts) {
+        std::vector<py::object> keep;
+        return meshioplusplus::python::name_str(summary(dict_to_mesh(parts, keep)));  // names need not be UTF-8
       },
-      py::arg("path"), py::arg("format") = "");
+      py::arg("parts"), "The core's multi-line summary of a mesh (what the CLI's `info` prints).");
 
   m.def("formats", [] {
     py::list out;
@@ -246,17 +144,27 @@ PYBIND11_MODULE(_core, m) {
       out.append(py::make_tuple(f.name, f.extensions, f.read != nullptr, f.write != nullptr));
     return out;
   });
+  m.def(
+      "deduce_format", [](const std::string& path, bool for_write) { return deduce_format(path, for_write).name; },
+      py::arg("path"), py::arg("for_write"),
+      "The format a read (write) of `path` uses when none is named; ValueError when none fits.");
 
-  m.def("block_bases", [](const py::list& sizes) {
-    // Mirrors the C++ definition for the Python twin's cross-check test.
-    std::vector<CellBlock> blocks;
-    for (auto s : sizes) {
-      CellBlock b;
-      b.connectivity = NDArray::zeros(DType::int64, {s.cast<std::size_t>(), 1});
-      blocks.push_back(std::move(b));
-    }
-    return block_bases(blocks);
-  });
+  m.def(
+      "block_bases",
+      [](const std::vector<std::size_t>& sizes) { return to_numpy(NDArray::from_vector(block_bases_of_sizes(sizes))); },
+      py::arg("sizes"), "Prefix sums of block lengths (int64, len(sizes) + 1): global cell numbering.");
+
+  m.def("canonical_region_entries", &canonical_region_entries, py::arg("entries"), py::arg("kind"), py::arg("name"),
+        "Region entries in canonical form (int64, sorted, unique); the same array when already canonical.");
+
+  m.def(
+      "storage_dtype",
+      [](const py::dtype& dtype) -> py::object {
+        auto stored = meshioplusplus::python::storage_dtype(dtype);
+        if (!stored) return py::none();
+        return meshioplusplus::python::to_numpy_dtype(*stored);
+      },
+      py::arg("dtype"), "The native dtype the core stores an array of `dtype` as; None when it has no numeric form.");
 
   m.def("cell_types", [] {
     py::dict out;
@@ -265,5 +173,6 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("cell_facets", [](const std::string& type) { return cell_facets(type); }, py::arg("cell_type"));
 
+  meshioplusplus::python::register_vtk_arrays(m);
   meshioplusplus::python::register_allocator_shim(m);
 }

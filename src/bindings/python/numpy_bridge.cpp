@@ -9,11 +9,11 @@ py::dtype to_numpy_dtype(DType dtype) {
   return visit_dtype(dtype, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
-DType from_numpy_dtype(const py::dtype& dtype, const std::string& what) {
+std::optional<DType> storage_dtype(const py::dtype& dtype) {
   const char kind = dtype.kind();
   const auto size = static_cast<std::size_t>(dtype.itemsize());
-  if (kind == 'f' && size == 4) return DType::float32;
-  if (kind == 'f' && size == 8) return DType::float64;
+  if (kind == 'b') return DType::uint8;
+  if (kind == 'f') return size == 4 ? DType::float32 : DType::float64;
   if (kind == 'i' || kind == 'u') {
     const bool s = kind == 'i';
     switch (size) {
@@ -24,8 +24,7 @@ DType from_numpy_dtype(const py::dtype& dtype, const std::string& what) {
       default: break;
     }
   }
-  throw std::invalid_argument(what + ": dtype " + std::string(py::str(py::handle(dtype))) +
-                              " is not supported (expected an integer or float32/float64 array)");
+  return std::nullopt;
 }
 
 py::array to_numpy(const NDArray& array) {
@@ -38,18 +37,15 @@ py::array to_numpy(const NDArray& array) {
 NDArray from_numpy(const py::handle& obj, const std::string& what, std::vector<py::object>& keep, const DType* want) {
   py::module_ np = py::module_::import("numpy");
   py::array arr = py::reinterpret_borrow<py::object>(np.attr("asarray")(obj));
-  const char kind = arr.dtype().kind();
-  if (kind == 'b') {  // bool: widened to uint8 (a copy by definition)
-    arr = np.attr("ascontiguousarray")(arr, py::dtype::of<std::uint8_t>());
-  } else if (kind == 'O' || kind == 'c' || kind == 'U' || kind == 'S' || kind == 'V' || kind == 'M' || kind == 'm') {
+  const std::optional<DType> stored = storage_dtype(arr.dtype());
+  if (!stored)
     throw std::invalid_argument(what + ": dtype " + std::string(py::str(py::handle(arr.dtype()))) +
-                                " cannot be stored (expected a numeric array)");
-  }
-  DType dtype = want ? *want : from_numpy_dtype(arr.dtype(), what);
-  const bool native = arr.dtype().attr("isnative").cast<bool>();
+                                " has no numeric representation (expected an integer, float or bool array)");
+  const DType dtype = want ? *want : *stored;
+  const py::dtype target = to_numpy_dtype(dtype);
   const bool contiguous = (arr.flags() & py::array::c_style) != 0;
-  if (!native || !contiguous || !arr.dtype().equal(to_numpy_dtype(dtype)))
-    arr = np.attr("ascontiguousarray")(arr, to_numpy_dtype(dtype));  // the one conversion
+  if (!contiguous || !arr.dtype().equal(target) || !arr.dtype().attr("isnative").cast<bool>())
+    arr = np.attr("ascontiguousarray")(arr, target);  // the one conversion
   keep.push_back(arr);
   NDArray::Shape shape(arr.shape(), arr.shape() + arr.ndim());
   return NDArray::view(const_cast<void*>(arr.data()), dtype, std::move(shape));

@@ -4,14 +4,17 @@
 // owning a copy of the NDArray handle (so the Buffer, and the allocator it was born with,
 // live exactly as long as numpy needs them). pybind11 copies when no base is given, so
 // one is always given.
-// numpy -> C++: C-contiguous native-endian arrays of a core dtype are wrapped as views (no
+// numpy -> C++: the data policy (storage_dtype) says which core dtype an array is stored
+// as; C-contiguous native-endian arrays already of that dtype are wrapped as views (no
 // copy); anything else is converted once by numpy, and the converted array is kept alive
-// in `keep` for the duration of the call.
+// in `keep` for the duration of the call. The Python hand-offs ask the same policy
+// (_core.storage_dtype, used by meshioplusplus._policy.share).
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,14 +25,20 @@ namespace meshioplusplus::python {
 namespace py = pybind11;
 
 py::dtype to_numpy_dtype(DType dtype);
-// The core dtype of a numpy dtype; throws std::invalid_argument naming `what` when the
-// dtype is not a numeric dtype the core stores (bool is widened by the caller).
-DType from_numpy_dtype(const py::dtype& dtype, const std::string& what);
+
+// The data policy: the core dtype a numpy dtype is stored as, or nothing when it has no
+// numeric representation (object, complex, strings, datetimes, structured).
+//   integers (any byte order)         -> the same kind and width, native
+//   float32 / float64 (any byte order) -> the same, native
+//   other floats (float16, longdouble) -> float64
+//   bool                               -> uint8
+std::optional<DType> storage_dtype(const py::dtype& dtype);
 
 py::array to_numpy(const NDArray& array);
 
 // A view over `obj` (converted once if needed, then kept in `keep`). `what` names the
-// array in errors. `want` forces a dtype (e.g. int64 for offsets) when given.
+// array in errors. `want` forces a dtype (e.g. int64 for offsets) when given. Throws
+// std::invalid_argument naming `what` for an array with no numeric representation.
 NDArray from_numpy(const py::handle& obj, const std::string& what, std::vector<py::object>& keep,
                    const DType* want = nullptr);
 

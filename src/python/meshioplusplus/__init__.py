@@ -2,9 +2,13 @@
 
 Every array a reader returns is the buffer the C++ core filled, handed to numpy without a
 copy; ``mio.use_allocator`` chooses where those buffers live. Whole meshes go to VTK,
-PyVista, trimesh and PyTorch (``_interop``) and to CuPy/DLPack consumers (``_gpu``).
+PyVista, trimesh and PyTorch (``_interop``) and to CuPy/DLPack consumers (``_gpu``). One
+submodule per registered format (``mio.gmsh``, ``mio.vtu``, ...) is made from the C++
+registry at import (``_formats``).
 """
-from . import _core
+import sys
+
+from . import _core, _formats
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._gpu import DevicePayload, check_cuda, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
@@ -12,14 +16,15 @@ from ._helpers import formats, read, write, write_points_cells
 from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
 from ._mesh import CellBlock, Mesh
 from ._regions import Region, block_bases
-from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
 
-__version__ = "0.1.0"
+__version__ = _core.__version__  # CMakeLists.txt project(VERSION), compiled into _core
+
+_FORMAT_MODULES = _formats.install(sys.modules[__name__])
 
 __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
-    "gmsh", "vtk", "vtu",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
     "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device", "check_cuda",
+    *_FORMAT_MODULES,
 ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ._gpu_payload import (  # noqa: F401
     HOST_DEVICE, KDL_CPU, KDL_CUDA, KDL_CUDA_HOST, KDL_ROCM, KDL_ROCM_HOST, DevicePayload, DeviceRegion,
-    _renumber, _to_device_payload, _warn, block_bases, to_dlpack,
+    _to_device_payload, block_bases, to_dlpack,
 )
 from ._gpu_pinned import (  # noqa: F401
     _PINNED, STAGING_ALIGN, STAGING_CHUNK_BYTES, STAGING_CHUNKS, _data_range, _in_ranges, _pinned_empty,

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._exceptions import InteropError
-from ._interop import Ledger, cast, checked_int32, share
+from ._policy import Ledger, cast, checked_int32, renumber_cells, share, warn_notes
 from ._mesh import CellBlock, _is_polyhedron
 from ._regions import block_bases
 
@@ -132,35 +132,12 @@ def _float32(ledger: Ledger, label: str, a):
     return cast(ledger, label, a, np.float32) if a is not None and a.dtype.kind == "f" else a
 
 
-def _renumber(label: str, entries: np.ndarray, kind: str, old_bases: np.ndarray, kept: np.ndarray, new_bases: np.ndarray):
-    """Global cell numbers in the mesh's block-major order -> the payload's; entries in
-    dropped blocks removed. Returns (entries, number removed, changed?)."""
-    cells = entries[:, 0] if kind == "side" else entries
-    if cells.size and (cells.min() < 0 or cells.max() >= old_bases[-1]):
-        bad = int(cells.min()) if cells.min() < 0 else int(cells.max())
-        raise InteropError(f"{label} references cell {bad}, outside the mesh's {int(old_bases[-1])} cells")
-    block = np.searchsorted(old_bases, cells, side="right") - 1
-    keep = kept[block]
-    # shift[i]: new base - old base of mesh block i (meaningful only for kept blocks).
-    shift = np.zeros(len(kept), dtype=np.int64)
-    shift[kept] = new_bases[:-1] - old_bases[:-1][kept]
-    delta = shift[block]
-    if keep.all() and not delta.any():
-        return entries, 0, False
-    out = entries[keep].copy()
-    if kind == "side":
-        out[:, 0] += delta[keep]
-    else:
-        out += delta[keep]
-    return out, int((~keep).sum()), True
-
-
 def _to_device_payload(mesh, *, float32: bool = False, int32: bool = False, zero_copy_only: bool = False,
                        operation: str = "to_dlpack") -> DevicePayload:
     """Build the host payload of ``mesh``: plain numpy, nothing imported, nothing mutated.
 
     Canonical float64/int64 C-contiguous arrays are shared as-is (``shared[label]`` True);
-    everything the data policy of _interop.share copies or drops is noted; the float32 /
+    everything the data policy of _policy.share copies or drops is noted; the float32 /
     int32 opt-ins are noted casts (int32 range-checked); ragged polygon/polyhedron blocks
     are dropped with a note and listed in ``dropped``; cell/side region entries are
     renumbered into the payload's block-major order when a dropped block shifts them (a
@@ -238,7 +215,7 @@ def _to_device_payload(mesh, *, float32: bool = False, int32: bool = False, zero
         label = f"regions[{r.name!r}]"
         entries = share(ledger, label, r.entries)
         if any_dropped and r.kind in ("cell", "side"):
-            entries, removed, changed = _renumber(f"{operation}: {label}", entries, r.kind, old_bases, kept, bases64)
+            entries, removed, changed = renumber_cells(f"{operation}: {label}", entries, r.kind, old_bases, kept)
             if changed:
                 ledger.shared[label] = False
                 ledger.derive(f"{label} ({r.kind}) renumbered into the payload's block-major order after a ragged block was dropped")
@@ -264,12 +241,6 @@ def _to_device_payload(mesh, *, float32: bool = False, int32: bool = False, zero
     )
 
 
-def _warn(operation: str, notes, stacklevel: int = 3) -> None:
-    ledger = Ledger(operation)
-    ledger.notes = list(notes)
-    ledger.warn(stacklevel=stacklevel + 1)
-
-
 # --- DLPack: the primary export ------------------------------------------------------------
 
 
@@ -287,5 +258,5 @@ def to_dlpack(mesh, *, float32: bool = False, int32: bool = False, zero_copy_onl
     naming the array); combining either with ``zero_copy_only`` raises at once.
     """
     payload = _to_device_payload(mesh, float32=float32, int32=int32, zero_copy_only=zero_copy_only, operation="to_dlpack")
-    _warn("to_dlpack", payload.notes)
+    warn_notes("to_dlpack", payload.notes)
     return payload

@@ -19,10 +19,10 @@ from contextlib import nullcontext as _nullcontext
 import numpy as np
 
 from ._exceptions import InteropError
-from ._gpu_payload import KDL_CPU, KDL_CUDA_HOST, KDL_ROCM_HOST, DevicePayload, _to_device_payload, _warn
+from ._gpu_payload import KDL_CPU, KDL_CUDA_HOST, KDL_ROCM_HOST, DevicePayload, _to_device_payload
 from ._gpu_pinned import STAGING_ALIGN, _pinned_empty, _pinned_ranges, _PinnedAllocator, page_locked, staging_ring
 from ._gpu_runtime import _device_id, _require_cupy, _require_device, as_cupy_stream, cuda_array_interface, dlpack_device, refused
-from ._interop import Ledger
+from ._policy import Ledger, warn_notes
 from ._mesh import Mesh
 from ._regions import Region
 
@@ -170,7 +170,7 @@ def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = 
     cp = _require_device("to_cupy")
     user_stream = as_cupy_stream(cp, stream, "to_cupy")
     host = _to_device_payload(mesh, float32=float32, int32=int32, operation="to_cupy")
-    _warn("to_cupy", host.notes)  # before anything moves: under -W error nothing is wasted
+    warn_notes("to_cupy", host.notes)  # before anything moves: under -W error nothing is wasted
     target = user_stream if user_stream is not None else cp.cuda.get_current_stream()
     move = _Mover(cp, pinned, target, current=user_stream is None)
     try:

@@ -18,26 +18,19 @@ def formats() -> dict:
     return {name: {"extensions": list(exts), "read": r, "write": w} for name, exts, r, w in _core.formats()}
 
 
-def _known() -> str:
-    return ", ".join(formats()) or "(none)"
-
-
-def _deduce(path: str, file_format, for_write: bool) -> str:
-    table = formats()
+def deduce(path: str, file_format, for_write: bool) -> str:
+    """The format to use: ``file_format`` when given (checked), else the C++ core's choice
+    from the file name (format.cpp deduce_format: longest matching extension, ties in
+    registration order, the first that can read or write)."""
     error = WriteError if for_write else ReadError
     if file_format is not None:
-        if file_format not in table:
-            raise error(f"unknown file format '{file_format}' (known: {_known()})")
+        if file_format not in formats():
+            raise error(f"unknown file format '{file_format}' (known: {', '.join(formats()) or '(none)'})")
         return file_format
-    lower = path.lower()
-    hits = sorted(
-        ((len(ext), name) for name, f in table.items() for ext in f["extensions"] if lower.endswith(ext.lower())),
-        reverse=True,
-    )
-    for _, name in hits:
-        if table[name]["write" if for_write else "read"]:
-            return name
-    raise error(f"cannot deduce a file format from '{path}'; pass file_format= one of: {_known()}")
+    try:
+        return _core.deduce_format(path, for_write)
+    except ValueError as e:
+        raise error(str(e)) from None
 
 
 def _options(kwargs: dict) -> dict:
@@ -67,7 +60,7 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
     path = os.fspath(filename)
     if not Path(path).exists():
         raise ReadError(f"File {path} not found.")
-    name = _deduce(path, file_format, for_write=False)
+    name = deduce(path, file_format, for_write=False)
     return Mesh._from_core(_core.read(path, name, _options(kwargs)))
 
 
@@ -87,7 +80,7 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
             filename.write(data.decode())
         return
     path = os.fspath(filename)
-    name = _deduce(path, file_format, for_write=True)
+    name = deduce(path, file_format, for_write=True)
     _core.write(path, name, mesh._core_parts(), _options(kwargs))
 
 
@@ -106,16 +99,3 @@ def write_points_cells(
     mesh = Mesh(points, cells, point_data=point_data, cell_data=cell_data, field_data=field_data,
                 point_sets=point_sets, cell_sets=cell_sets)
     write(filename, mesh, file_format=file_format, **kwargs)
-
-
-class _FormatModule:
-    """What ``mio.<format>`` exposes: read and write bound to one format."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def read(self, filename, **kwargs) -> Mesh:
-        return read(filename, self.name, **kwargs)
-
-    def write(self, filename, mesh: Mesh, **kwargs) -> None:
-        write(filename, mesh, self.name, **kwargs)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _core
 from ._regions import Region, block_bases, cell_set_to_entries, entries_to_cell_set
+from ._schema import CoreBlock, CoreParts
 
 _CELL_TYPES = _core.cell_types()  # name -> (num_nodes, dim, linear parent)
 
@@ -205,24 +206,11 @@ class Mesh:
 
     # --- meshio API ------------------------------------------------------------------
     def __repr__(self):
-        lines = ["<meshio++ mesh object>", f"  Number of points: {len(self.points)}"]
-        if self.cells:
-            lines.append("  Number of cells:")
-            for block in self.cells:
-                lines.append(f"    {block.type}: {len(block)}")
-        else:
-            lines.append("  No cells.")
-        for title, names in (
-            ("Point sets", list(self.point_sets)),
-            ("Cell sets", list(self.cell_sets)),
-            ("Side sets", [r.name for r in self.regions if r.kind == "side"]),
-            ("Point data", list(self.point_data)),
-            ("Cell data", list(self.cell_data)),
-            ("Field data", list(self.field_data)),
-        ):
-            if names:
-                lines.append(f"  {title}: {', '.join(names)}")
-        return "\n".join(lines)
+        # The summary is the C++ core's (summary() in src/core/mesh.cpp, also the CLI's info).
+        try:
+            return _core.summary(self._core_parts()).rstrip("\n")
+        except (ValueError, TypeError, RuntimeError) as e:
+            return f"<meshio++ mesh object, not summarised: {e}>"
 
     def copy(self):
         return copy.deepcopy(self)
@@ -322,28 +310,18 @@ class Mesh:
             self.point_sets[name] = np.where(data == tag)[0]
         del self.point_data[key]
 
-    # --- the C++ boundary --------------------------------------------------------------
-    def _core_parts(self) -> dict:
+    # --- the C++ boundary (the dict is described in _schema.CoreParts) ------------------
+    def _core_parts(self) -> CoreParts:
         """Plain containers for _core.write: arrays stay the mesh's own objects (the binding
-        wraps C-contiguous native arrays as views); ragged blocks become offsets + indices."""
-        cells = []
-        for i, block in enumerate(self.cells):
-            if _is_polyhedron(block.type):
-                cells.append((block.type, _polyhedra_to_offsets(block.data)))
-            elif isinstance(block.data, list):
-                cells.append((block.type, _rows_to_offsets(block.data)))
-            else:
-                data = block.data
-                if data.ndim != 2:
-                    raise ValueError(f"cells[{i}] ({block.type}): expected a 2-D (cells, nodes) array, found shape {data.shape}")
-                cells.append((block.type, data))
+        wraps C-contiguous arrays of a core dtype as views; ragged blocks go as their lists
+        and are gathered in C++)."""
         periodic = []
         for entry in self.gmsh_periodic or []:
             dim, (tag, master), affine, pairs = entry
             periodic.append((int(dim), (int(tag), int(master)), None if affine is None else [float(x) for x in np.ravel(affine)], pairs))
         return {
             "points": self.points,
-            "cells": cells,
+            "cells": [_block_part(i, block) for i, block in enumerate(self.cells)],
             "point_data": dict(self.point_data),
             "cell_data": {k: list(v) for k, v in self.cell_data.items()},
             "field_data": {k: np.atleast_1d(np.asarray(v)) for k, v in self.field_data.items()},
@@ -352,7 +330,7 @@ class Mesh:
         }
 
     @classmethod
-    def _from_core(cls, parts: dict) -> "Mesh":
+    def _from_core(cls, parts: CoreParts) -> "Mesh":
         cells = []
         for cell_type, data in parts["cells"]:
             if isinstance(data, tuple) and len(data) == 3:
@@ -373,20 +351,14 @@ class Mesh:
         return mesh
 
 
-def _rows_to_offsets(rows):
-    lengths = np.fromiter((np.size(r) for r in rows), dtype=np.int64, count=len(rows))
-    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    indices = np.concatenate([np.asarray(r, dtype=np.int64).reshape(-1) for r in rows]) if rows else np.zeros(0, np.int64)
-    return offsets, indices
-
-
-def _polyhedra_to_offsets(cells):
-    faces = [face for cell in cells for face in cell]
-    offsets = np.zeros(len(cells) + 1, dtype=np.int64)
-    np.cumsum([len(cell) for cell in cells], out=offsets[1:])
-    face_offsets, indices = _rows_to_offsets(faces)
-    return offsets, face_offsets, indices
+def _block_part(i: int, block: CellBlock) -> CoreBlock:
+    """One cell block as the ``cells`` item of CoreParts."""
+    if _is_polyhedron(block.type) or isinstance(block.data, list):
+        return (block.type, [list(cell) for cell in block.data] if _is_polyhedron(block.type) else list(block.data))
+    data = block.data
+    if data.ndim != 2:
+        raise ValueError(f"cells[{i}] ({block.type}): expected a 2-D (cells, nodes) array, found shape {data.shape}")
+    return (block.type, data)
 
 
 def _offsets_to_rows(offsets, indices):

@@ -1,51 +1,27 @@
 """Regions: named point / cell / side sets with a dimension and a tag.
 
 Global cell numbering is block-major: cell ``j`` of block ``i`` is ``block_bases(cells)[i] + j``.
-``block_bases`` is defined here once for Python (mirroring the C++ core's definition);
-nothing else re-derives it. Entries are stored canonical: sorted and unique (side entries
-are ``(global cell, local facet)`` pairs, sorted lexicographically), int64.
+``block_bases`` and the canonical form of entries (int64, sorted and unique; side entries
+are ``(global cell, local facet)`` pairs, sorted lexicographically) are the C++ core's
+(``block_bases``, ``Region::canonicalize`` in src/core/mesh.cpp): this module asks it.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from . import _core
 
 KINDS = ("point", "cell", "side")
 
 
 def block_bases(cells) -> np.ndarray:
     """Prefix sums of block lengths, length ``len(cells) + 1`` (int64)."""
-    out = np.zeros(len(cells) + 1, dtype=np.int64)
-    if len(cells):
-        np.cumsum([len(block) for block in cells], out=out[1:])
-    return out
+    return _core.block_bases([len(block) for block in cells])
 
 
-def _canonical(entries, kind: str) -> np.ndarray:
-    a = np.asarray(entries)
-    if a.size == 0:
-        return np.zeros((0, 2) if kind == "side" else (0,), dtype=np.int64)
-    if a.dtype.kind not in "iu":
-        if a.dtype.kind == "f" and np.all(np.floor(a) == a):
-            a = a.astype(np.int64)
-        else:
-            raise ValueError(f"region entries must be integers, found dtype {a.dtype}")
-    if kind == "side":
-        if a.ndim != 2 or a.shape[1] != 2:
-            raise ValueError(f"side region entries must have shape (n, 2), found {a.shape}")
-        a = np.ascontiguousarray(a, dtype=np.int64)
-        c, f = a[:, 0], a[:, 1]
-        increasing = (c[1:] > c[:-1]) | ((c[1:] == c[:-1]) & (f[1:] > f[:-1]))
-        if not np.all(increasing):  # lexicographic sort + unique through a structured view
-            pairs = np.unique(a.view([("cell", np.int64), ("facet", np.int64)]).ravel())
-            a = pairs.view(np.int64).reshape(-1, 2)
-        return a
-    if a.ndim != 1:
-        a = a.reshape(-1)
-    if a.dtype != np.int64 or not a.flags.c_contiguous:
-        a = np.ascontiguousarray(a, dtype=np.int64)
-    if a.size > 1 and not np.all(a[1:] > a[:-1]):
-        a = np.unique(a)
-    return a
+def block_bases_of_sizes(sizes) -> np.ndarray:
+    """``block_bases`` over block lengths given as numbers."""
+    return _core.block_bases([int(n) for n in sizes])
 
 
 class Region:
@@ -62,7 +38,7 @@ class Region:
             raise ValueError(f"region '{name}': kind must be one of {KINDS}, found {kind!r}")
         self.name = str(name)
         self.kind = kind
-        self.entries = _canonical(entries, kind)
+        self.entries = _core.canonical_region_entries(entries, kind, self.name)
         self.dim = int(dim)
         self.tag = int(tag)
 
