@@ -23,6 +23,12 @@ using meshioplusplus::python::to_numpy;
 
 namespace {
 
+// Re-raises the C++ warnings of the read or write just done (warnings.hpp) as UserWarning.
+void raise_core_warnings(std::vector<std::string> notes) {
+  for (const auto& note : notes)
+    if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 2) != 0) throw py::error_already_set();
+}
+
 Options to_options(const py::dict& options) {
   Options out;
   for (auto [key, value] : options) out[py::str(key)] = py::str(value);
@@ -171,10 +177,14 @@ PYBIND11_MODULE(_core, m) {
       [](const std::string& path, const std::string& format, const py::dict& options) {
         Options opts = to_options(options);
         Mesh mesh;
+        std::vector<std::string> notes;
         {
           py::gil_scoped_release release;
+          take_warnings();
           mesh = meshioplusplus::read(path, format, opts);
+          notes = take_warnings();
         }
+        raise_core_warnings(std::move(notes));
         return mesh_to_dict(mesh);
       },
       py::arg("path"), py::arg("format") = "", py::arg("options") = py::dict());
@@ -185,8 +195,14 @@ PYBIND11_MODULE(_core, m) {
         std::vector<py::object> keep;  // arrays converted for the call stay alive until it returns
         Mesh mesh = dict_to_mesh(parts, keep);
         Options opts = to_options(options);
-        py::gil_scoped_release release;
-        meshioplusplus::write(path, mesh, format, opts);
+        std::vector<std::string> notes;
+        {
+          py::gil_scoped_release release;
+          take_warnings();
+          meshioplusplus::write(path, mesh, format, opts);
+          notes = take_warnings();
+        }
+        raise_core_warnings(std::move(notes));
       },
       py::arg("path"), py::arg("format"), py::arg("parts"), py::arg("options") = py::dict());
 
