@@ -4,6 +4,7 @@
 
 #include "formats/gmsh/gmsh.hpp"
 
+#include "formats/ply/ply.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
@@ -14,6 +15,7 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      ply_format(),
   };
   return all;
 }
