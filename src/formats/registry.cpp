@@ -4,6 +4,7 @@
 
 #include "formats/gmsh/gmsh.hpp"
 
+#include "formats/obj/obj.hpp"
 #include "formats/ply/ply.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -16,6 +17,7 @@ const std::vector<Format>& formats() {
       vtu_format(),
       vtk_format(),
       ply_format(),
+      obj_format(),
   };
   return all;
 }
