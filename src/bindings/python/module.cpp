@@ -24,9 +24,15 @@ using meshioplusplus::python::to_numpy;
 namespace {
 
 // Re-raises the C++ warnings of the read or write just done (warnings.hpp) as UserWarning.
+// A note may quote bytes of the file that are not UTF-8: they are shown backslash-escaped.
 void raise_core_warnings(std::vector<std::string> notes) {
-  for (const auto& note : notes)
-    if (PyErr_WarnEx(PyExc_UserWarning, note.c_str(), 2) != 0) throw py::error_already_set();
+  if (notes.empty()) return;
+  py::object warn = py::module_::import("warnings").attr("warn");
+  for (const auto& note : notes) {
+    PyObject* s = PyUnicode_DecodeUTF8(note.data(), static_cast<Py_ssize_t>(note.size()), "backslashreplace");
+    if (!s) throw py::error_already_set();
+    warn(py::reinterpret_steal<py::str>(s), py::handle(PyExc_UserWarning), 2);  // the caller of mio.read/write
+  }
 }
 
 Options to_options(const py::dict& options) {
