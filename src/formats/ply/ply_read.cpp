@@ -620,18 +620,20 @@ class Reader {
         const Property& prop = e.props[j];
         switch (kind[j]) {
           case 0: {
-            const char* at = cur_.ptr();
-            k = cur_.index("the vertex count of face " + std::to_string(f));
-            if (k == 0) cur_.fail_at("face " + std::to_string(f) + ": expected at least one vertex, found 0", at);
+            // parse_uint directly: the error text is built only on failure
+            const char* p = cur_.ptr();
+            if (!io::parse_uint(p, end, k)) cur_.fail_expected("the vertex count of face " + std::to_string(f), p);
+            if (k == 0) cur_.fail_at("face " + std::to_string(f) + ": expected at least one vertex, found 0", p);
+            cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
             cur_.need(k, 2, "face vertices");
-            const std::int64_t np = static_cast<std::int64_t>(npoints_);
+            const std::uint64_t np = npoints_;
             for (std::uint64_t m = 0; m < k; ++m) {
-              cur_.skip_space();
-              const char* vat = cur_.ptr();
-              const auto v = static_cast<std::int64_t>(cur_.index("a vertex index of face " + std::to_string(f)));
-              if (v >= np) bad_index(f, v, vat);
-              idx.push_back(v);
+              std::uint64_t v = 0;
+              if (!io::parse_uint(p, end, v)) cur_.fail_expected("a vertex index of face " + std::to_string(f), p);
+              if (v >= np) bad_index(f, static_cast<std::int64_t>(v), p);
+              idx.push_back(static_cast<std::int64_t>(v));
             }
+            cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
             break;
           }
           case 1: {
