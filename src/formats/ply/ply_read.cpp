@@ -521,7 +521,21 @@ class Reader {
     const bool only_list = e.props.size() == 1;
     // Pass 1: the vertex count of every face (runs), every count checked against the end.
     std::vector<Run> runs;
-    {
+    if (only_list && lp.count_type == DType::uint8) {
+      // The usual record (a uchar count, then the indices): a tight walk over the counts.
+      const std::size_t iw = dtype_size(lp.type);
+      const char* p = start;
+      for (std::uint64_t f = 0; f < e.count; ++f) {
+        if (p == end) cur_.fail_at("truncated face " + std::to_string(f) + ": expected a list count", p);
+        const std::uint64_t k = static_cast<unsigned char>(*p);
+        if (k == 0) cur_.fail_at("face " + std::to_string(f) + ": expected at least one vertex, found 0", p);
+        if (k * iw > static_cast<std::size_t>(end - p - 1))
+          cur_.fail_at("face " + std::to_string(f) + ": list of " + std::to_string(k) + " items runs past the end of the file", p);
+        p += 1 + k * iw;
+        if (runs.empty() || runs.back().k != k) runs.push_back({f, 0, k});
+        ++runs.back().count;
+      }
+    } else {
       const char* p = start;
       for (std::uint64_t f = 0; f < e.count; ++f) {
         std::uint64_t k = 0;
