@@ -2,8 +2,8 @@
 
 meshio (Debian python3-meshio 5.0) reads every file we write and we read every file it
 writes, with equal arrays; VTK 9.1's vtkPLYReader reads ours and we read what vtkPLYWriter
-writes (ASCII, binary little- and big-endian) with VTK's arrays; gmsh 4.8 reads the ASCII
-PLY we write. Round trips go through the canonical meshes of helpers.py.
+writes (ASCII, binary little- and big-endian) with VTK's arrays; gmsh 4.8 reads the PLY we
+write (ASCII; binary with float32 points). Round trips go through the canonical meshes of helpers.py.
 """
 from __future__ import annotations
 
@@ -200,11 +200,13 @@ GMSH_READ = textwrap.dedent("""
 """)
 
 
-def test_gmsh_reads_our_ascii_ply(tmp_path):
+# gmsh 4.8 reads ASCII PLY, and binary PLY only with float32 coordinates (docs/formats/ply.md).
+@pytest.mark.parametrize("binary,dtype", [(False, np.float64), (True, np.float32)])
+def test_gmsh_reads_our_ply(binary, dtype, tmp_path):
     pytest.importorskip("gmsh", reason="gmsh (python3-gmsh) is an oracle")
     import json
-    m = mio.Mesh(np.random.default_rng(1).random((6, 3)), [("triangle", [[0, 1, 2], [2, 3, 4], [3, 4, 5]])])
-    mio.write(tmp_path / "ours.ply", m, binary=False)
+    m = mio.Mesh(np.random.default_rng(1).random((6, 3)).astype(dtype), [("triangle", [[0, 1, 2], [2, 3, 4], [3, 4, 5]])])
+    mio.write(tmp_path / "ours.ply", m, binary=binary)
     proc = subprocess.run([sys.executable, "-c", GMSH_READ, str(tmp_path / "ours.ply")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     g = json.loads(proc.stdout.strip().splitlines()[-1])
