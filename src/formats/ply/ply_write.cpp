@@ -197,37 +197,46 @@ class Writer {
     }
   }
 
+  // Face records built in a bounded scratch buffer, a chunk of faces at a time, each value
+  // stored through a pointer (no per-value container growth).
   template <class C, class I> void faces_binary(io::TextWriter& w) {
+    constexpr std::size_t chunk = 1 << 15;  // faces per chunk
     std::vector<char> buf;
-    buf.reserve(1 << 20);
-    auto put = [&](const void* p, std::size_t nb) { buf.insert(buf.end(), static_cast<const char*>(p), static_cast<const char*>(p) + nb); };
+    std::size_t cd_width = 0;
+    for (const auto* list : cdata_) cd_width += dtype_size((*list)[blocks_[0]].dtype());
     for (std::size_t b : blocks_) {
       const CellBlock& blk = mesh_.cells[b];
       const NDArray conn = (blk.ragged ? blk.indices : blk.connectivity).as_dtype(DType::int64);
       const NDArray off = blk.ragged ? blk.offsets.as_dtype(DType::int64) : NDArray();
-      const auto* idx = conn.data<std::int64_t>();
+      const std::int64_t* idx = conn.data<std::int64_t>();
+      const std::int64_t* o = blk.ragged ? off.data<std::int64_t>() : nullptr;
       const std::size_t m = blk.size();
       const std::size_t k0 = blk.ragged ? 0 : blk.connectivity.dim(1);
-      for (std::size_t i = 0; i < m; ++i) {
-        const std::size_t begin = blk.ragged ? static_cast<std::size_t>(off.data<std::int64_t>()[i]) : i * k0;
-        const std::size_t k = blk.ragged ? static_cast<std::size_t>(off.data<std::int64_t>()[i + 1]) - begin : k0;
-        const C count = static_cast<C>(k);
-        put(&count, sizeof count);
-        for (std::size_t j = 0; j < k; ++j) {
-          const I v = static_cast<I>(idx[begin + j]);
-          put(&v, sizeof v);
+      for (std::size_t i0 = 0; i0 < m; i0 += chunk) {
+        const std::size_t rows = std::min(chunk, m - i0);
+        const std::size_t nidx = blk.ragged ? static_cast<std::size_t>(o[i0 + rows] - o[i0]) : rows * k0;
+        buf.resize(rows * (sizeof(C) + cd_width) + nidx * sizeof(I));
+        char* q = buf.data();
+        for (std::size_t i = i0; i < i0 + rows; ++i) {
+          const std::size_t begin = o ? static_cast<std::size_t>(o[i]) : i * k0;
+          const std::size_t k = o ? static_cast<std::size_t>(o[i + 1]) - begin : k0;
+          const C count = static_cast<C>(k);
+          std::memcpy(q, &count, sizeof count);
+          q += sizeof count;
+          for (std::size_t j = 0; j < k; ++j, q += sizeof(I)) {
+            const I v = static_cast<I>(idx[begin + j]);
+            std::memcpy(q, &v, sizeof v);
+          }
+          for (const auto* list : cdata_) {
+            const NDArray& a = (*list)[b];
+            const std::size_t width = dtype_size(a.dtype());
+            std::memcpy(q, static_cast<const char*>(a.raw()) + i * width, width);
+            q += width;
+          }
         }
-        for (const auto* list : cdata_) {
-          const NDArray& a = (*list)[b];
-          put(static_cast<const char*>(a.raw()) + i * dtype_size(a.dtype()), dtype_size(a.dtype()));
-        }
-        if (buf.size() >= (1 << 20)) {
-          w.bytes(buf.data(), buf.size());
-          buf.clear();
-        }
+        w.bytes(buf.data(), static_cast<std::size_t>(q - buf.data()));
       }
     }
-    w.bytes(buf.data(), buf.size());
   }
 
   void write_faces(io::TextWriter& w) {
