@@ -329,3 +329,35 @@ TEST(PlyFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   }
   EXPECT_GT(files, 1000u);
 }
+
+TEST(PlyThreads, BinaryFacesAreTheSameOnAnyThreadCountAndTheFirstBadIndexIsReported) {
+  // 200k triangles: several chunks of the parallel fill.
+  mpp::Mesh m;
+  m.points = grid_points();
+  std::vector<std::int64_t> c(200000 * 3);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * 13 + i / 7) % 27);
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(c, {200000, 3})));
+  m.cells.push_back(rect("quad", 4, 3));
+  const std::string path = tmp_path("threads.ply");
+  mpp::write(path, m, "ply");
+  const auto one = mpp::read(path, "ply", {{"threads", "1"}});
+  const auto four = mpp::read(path, "ply", {{"threads", "4"}});
+  EXPECT_EQ(compare_meshes(m, one, false), "");
+  EXPECT_EQ(compare_meshes(one, four), "");
+  // two bad indices, in the third and the first chunk: both thread counts name face 100
+  std::string bytes = slurp(path);
+  const std::size_t data = bytes.find("end_header\n") + 11 + 27 * 3 * 8;
+  for (std::size_t face : {150000u, 100u}) {
+    const std::int32_t bad = 99 + static_cast<std::int32_t>(face);
+    std::memcpy(&bytes[data + face * 13 + 1 + 4], &bad, 4);
+  }
+  spit(path, bytes);
+  for (const char* t : {"1", "4"}) {
+    try {
+      mpp::read(path, "ply", {{"threads", t}});
+      FAIL() << "no error";
+    } catch (const mpp::ReadError& e) {
+      EXPECT_NE(std::string(e.what()).find("face 100: vertex index 199 is out of range"), std::string::npos) << e.what();
+    }
+  }
+}

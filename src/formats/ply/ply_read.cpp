@@ -28,6 +28,7 @@
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/parallel.hpp"
 #include "formats/ply/ply_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
 
@@ -204,7 +205,7 @@ ParseFn parse_fn(DType t) {
 
 class Reader {
  public:
-  Reader(const std::string& path) : file_(path, "ply"), cur_(file_.text(), "ply", path) {}
+  Reader(const std::string& path, unsigned threads) : file_(path, "ply"), cur_(file_.text(), "ply", path), threads_(threads) {}
 
   Mesh read() {
     Header h = parse_header(cur_);
@@ -568,21 +569,54 @@ class Reader {
     const char* p = start;
     visit_dtype(lp.type, [&](auto tag) {
       using T = decltype(tag);
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        std::int64_t* out = conn[r];
-        const std::uint64_t k = runs[r].k;
-        if (only_list) {  // the usual record: count, then indices
-          for (std::uint64_t f = 0; f < runs[r].count; ++f) {
-            p += cw;
-            for (std::uint64_t j = 0; j < k; ++j, p += sizeof(T)) {
-              const auto v = static_cast<std::int64_t>(io::load<T>(p, little_));
-              if (v < 0 || v >= np)
-                bad_index(runs[r].first + f, v, p);
+      if (only_list) {
+        // The usual record (count, then indices) has one width within a run, so every
+        // chunk of faces knows where its bytes start: chunks are filled on `threads_`
+        // threads, each writing its own rows. The first bad index in file order is reported
+        // whatever the thread count.
+        struct Chunk {
+          std::size_t run;
+          std::uint64_t f0, n;
+          const char* at;
+          std::uint64_t bad_face = UINT64_MAX;
+          std::int64_t bad_value = 0;
+          const char* bad_at = nullptr;
+        };
+        constexpr std::uint64_t kChunk = 1 << 16;
+        std::vector<Chunk> chunks;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+          const std::size_t rs = cw + runs[r].k * sizeof(T);
+          for (std::uint64_t f0 = 0; f0 < runs[r].count; f0 += kChunk)
+            chunks.push_back({r, f0, std::min(kChunk, runs[r].count - f0), p + f0 * rs});
+          p += runs[r].count * rs;
+        }
+        const bool little = little_;
+        parallel_for(chunks.size(), threads_, [&](std::size_t c) {
+          Chunk& ch = chunks[c];
+          const std::uint64_t k = runs[ch.run].k;
+          const char* q = ch.at;
+          std::int64_t* out = conn[ch.run] + ch.f0 * k;
+          for (std::uint64_t f = 0; f < ch.n; ++f) {
+            q += cw;
+            for (std::uint64_t j = 0; j < k; ++j, q += sizeof(T)) {
+              const auto v = static_cast<std::int64_t>(io::load<T>(q, little));
+              if (v < 0 || v >= np) {
+                ch.bad_face = runs[ch.run].first + ch.f0 + f;
+                ch.bad_value = v;
+                ch.bad_at = q;
+                return;
+              }
               *out++ = v;
             }
           }
-          continue;
-        }
+        });
+        for (const Chunk& ch : chunks)  // chunks are in file order
+          if (ch.bad_at) bad_index(ch.bad_face, ch.bad_value, ch.bad_at);
+        return;
+      }
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        std::int64_t* out = conn[r];
+        const std::uint64_t k = runs[r].k;
         for (std::uint64_t f = 0; f < runs[r].count; ++f)
           for (std::size_t j = 0; j < e.props.size(); ++j) {
             const Property& prop = e.props[j];
@@ -691,6 +725,7 @@ class Reader {
   bool binary_ = false;
   bool little_ = true;
   std::uint64_t npoints_ = 0;
+  unsigned threads_ = 1;
 };
 
 }  // namespace
@@ -698,7 +733,7 @@ class Reader {
 Mesh read_ply(const std::string& path, const Options& options) {
   OptionReader opts(options, "ply");
   opts.finish();
-  return Reader(path).read();
+  return Reader(path, opts.threads()).read();
 }
 
 }  // namespace meshioplusplus::ply
