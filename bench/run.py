@@ -1,13 +1,14 @@
 """meshio++ against meshio: read and write speed, bandwidth and peak memory (make bench).
 
 Inputs are made by the real gmsh from the committed .geo files in bench/geo/ (a bracket of
-~50k nodes / ~280k cells and a cube of ~1M tetrahedra), then converted by meshio (the
-peer) into the other formats, so both libraries read the same files. In one process,
+~50k nodes / ~280k cells, a cube of ~1M tetrahedra, and the bracket's skin alone meshed
+finely with ~1.3M triangles for the surface formats, PLY and OBJ), then converted by meshio
+(the peer) into the other formats, so both libraries read the same files. In one process,
 after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshio++, ...)
 and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
 Peak resident memory of each read is measured in a fresh process per library.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube] [--reps N]
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|surface] [--reps N]
 Writes bench/results/<date>-<machine>.md and .png, and prints the table.
 """
 from __future__ import annotations
@@ -77,8 +78,45 @@ def appended_raw_vtu(name: str) -> Path:
     return out
 
 
+def surface_mesh() -> Path:
+    """bench/geo/bracket_skin.geo meshed by gmsh -2 (triangles only)."""
+    out = WORK / "surface-base.msh"
+    if not out.exists():
+        WORK.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["gmsh", "-2", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / "bracket_skin.geo"),
+                        "-o", str(out), "-format", "msh41", "-bin"], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def surface_meshes():
+    """The skin as points + triangles, for meshio and for meshio++ (no gmsh cell data, which
+    meshio's PLY/OBJ writers drop)."""
+    import meshio
+
+    import meshioplusplus as mio
+
+    m = meshio.read(surface_mesh())
+    tris = np.concatenate([c.data for c in m.cells if c.type == "triangle"])
+    return meshio.Mesh(m.points, [("triangle", tris)]), mio.Mesh(m.points, [("triangle", tris)])
+
+
+def surface_file(suffix: str, writer) -> Path:
+    out = WORK / f"surface-{suffix}"
+    if not out.exists():
+        import meshio
+
+        writer(meshio, surface_meshes()[0], out)
+    return out
+
+
 def read_cases(name: str):
     """(label, path, file_format) of every read case both libraries support."""
+    if name == "surface":
+        return [
+            ("ply binary", surface_file("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
+            ("ply ascii", surface_file("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
+            ("obj", surface_file("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
+        ]
     return [
         ("gmsh 4.1 ascii", gmsh_mesh(name, "msh41", False), "gmsh"),
         ("gmsh 4.1 binary", gmsh_mesh(name, "msh41", True), "gmsh"),
@@ -103,6 +141,11 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+]
+SURFACE_WRITE_CASES = [
+    ("ply binary", ".ply", "ply", {"binary": True}, {"binary": True}),
+    ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
+    ("obj", ".obj", "obj", {}, {}),
 ]
 
 
@@ -172,18 +215,23 @@ def main():
     import meshioplusplus as mio
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["bracket", "cube"])
+    ap.add_argument("--only", choices=["bracket", "cube", "surface"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
     args = ap.parse_args()
-    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube"])
+    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "surface"])
     reps = 3 if args.quick else args.reps
 
     rows = []
     for name in meshes:
         cases = read_cases(name)
-        src = gmsh_mesh(name, "msh41", True)
-        peer_mesh, our_mesh = meshio.read(src), mio.read(src)
+        if name == "surface":
+            peer_mesh, our_mesh = surface_meshes()
+            write_cases = SURFACE_WRITE_CASES
+        else:
+            src = gmsh_mesh(name, "msh41", True)
+            peer_mesh, our_mesh = meshio.read(src), mio.read(src)
+            write_cases = WRITE_CASES
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
         for label, path, fmt in cases:
             mb = path.stat().st_size / 1e6
@@ -196,7 +244,7 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in WRITE_CASES:
+        for label, suffix, fmt, peer_kw, our_kw in write_cases:
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
             t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),

@@ -7,3 +7,4 @@
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 #include "meshioplusplus/ndarray.hpp"
+#include "meshioplusplus/warnings.hpp"

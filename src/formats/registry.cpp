@@ -4,6 +4,8 @@
 
 #include "formats/gmsh/gmsh.hpp"
 
+#include "formats/obj/obj.hpp"
+#include "formats/ply/ply.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
@@ -14,6 +16,8 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      ply_format(),
+      obj_format(),
   };
   return all;
 }

@@ -29,6 +29,7 @@ ENCODINGS = {
     "gmsh": [{}, {"binary": False}, {"fmt_version": "2.2"}, {"fmt_version": "2.2", "binary": False}],
     "vtu": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}, {"compression": "None"}],
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
+    "ply": [{}, {"binary": False}],
 }
 
 
@@ -61,7 +62,21 @@ def late_vtu() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu}
+def late_ply() -> mio.Mesh:
+    # A point_data name a PLY header cannot hold (whitespace).
+    m = big_mesh()
+    m.point_data = {"bad name": m.point_data["u"]}
+    return m
+
+
+def late_obj() -> mio.Mesh:
+    # A volume block after the triangles: OBJ holds faces and lines only.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("tetra", np.array([[0, 1, 2, 3]]))]
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj}
 
 
 def encodings(fmt):

@@ -196,7 +196,48 @@ VTK = {
         + b"\nCELLS 1 " + n(v) + b"\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 4),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK}
+# --- ply ------------------------------------------------------------------------------
+PLY_V = b"element vertex %s\nproperty float x\nproperty float y\nproperty float z\n"
+PLY_F = b"element face %s\nproperty list %s int vertex_indices\n"
+f32 = lambda *v: struct.pack(f"<{len(v)}f", *v)  # noqa: E731
+
+
+def ply(fmt: bytes, vcount, fcount, body: bytes, count_type=b"uchar", extra=b"") -> bytes:
+    return (b"ply\nformat " + fmt + b" 1.0\n" + PLY_V % n(vcount) + PLY_F % (n(fcount), count_type) + extra
+            + b"end_header\n" + body)
+
+
+PLY_ASCII_BODY = b"0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"
+PLY_BIN_BODY = f32(0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<Q", 3) + i32(0, 1, 2)
+PLY = {
+    "ascii vertex count": (lambda v: ply(b"ascii", v, 1, PLY_ASCII_BODY), 3),
+    "ascii face count": (lambda v: ply(b"ascii", 3, v, PLY_ASCII_BODY), 1),
+    "ascii list count": (lambda v: ply(b"ascii", 3, 1, b"0 0 0\n1 0 0\n0 1 0\n" + n(v) + b" 0 1 2\n"), 3),
+    "ascii skipped element count": (
+        lambda v: ply(b"ascii", 3, 1, PLY_ASCII_BODY + b"0 1\n", extra=b"element edge " + n(v) + b"\nproperty int a\nproperty int b\n"), 1),
+    "binary vertex count": (lambda v: ply(b"binary_little_endian", v, 1, PLY_BIN_BODY, b"uint64"), 3),
+    "binary face count": (lambda v: ply(b"binary_little_endian", 3, v, PLY_BIN_BODY, b"uint64"), 1),
+    "binary list count": (
+        lambda v: ply(b"binary_little_endian", 3, 1, f32(0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<Q", v) + i32(0, 1, 2), b"uint64"), 3),
+    "binary skipped element count": (
+        lambda v: ply(b"binary_little_endian", 3, 1, PLY_BIN_BODY + i32(0, 1), b"uint64",
+                      extra=b"element edge " + n(v) + b"\nproperty int a\nproperty int b\n"), 1),
+    "binary skipped list count": (
+        lambda v: ply(b"binary_little_endian", 3, 1, PLY_BIN_BODY + struct.pack("<Q", v) + i32(7), b"uint64",
+                      extra=b"element material 1\nproperty list uint64 int ids\n"), 1),
+}
+
+# --- obj (no declared counts: the indices are what can lie) ----------------------------
+OBJ_V = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
+OBJ = {
+    "face vertex index": (lambda v: OBJ_V + b"f 1 2 " + n(v) + b"\n", 3),
+    "relative vertex index": (lambda v: OBJ_V + b"f 1 2 -" + n(v) + b"\n", 1),
+    "texture coordinate index": (lambda v: OBJ_V + b"f 1/1 2/1 3/" + n(v) + b"\n", 1),
+    "normal index": (lambda v: OBJ_V + b"f 1//1 2//1 3//" + n(v) + b"\n", 1),
+    "line vertex index": (lambda v: OBJ_V + b"l 1 " + n(v) + b"\n", 2),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -37,6 +37,18 @@ using meshioplusplus::python::to_numpy;
 
 namespace {
 
+// Re-raises the C++ warnings of the read or write just done (warnings.hpp) as UserWarning.
+// A note may quote bytes of the file that are not UTF-8: they are shown backslash-escaped.
+void raise_core_warnings(std::vector<std::string> notes) {
+  if (notes.empty()) return;
+  py::object warn = py::module_::import("warnings").attr("warn");
+  for (const auto& note : notes) {
+    PyObject* s = PyUnicode_DecodeUTF8(note.data(), static_cast<Py_ssize_t>(note.size()), "backslashreplace");
+    if (!s) throw py::error_already_set();
+    warn(py::reinterpret_steal<py::str>(s), py::handle(PyExc_UserWarning), 2);  // the caller of mio.read/write
+  }
+}
+
 Options to_options(const py::dict& options) {
   Options out;
   for (auto [key, value] : options) out[py::str(key)] = py::str(value);
@@ -101,10 +113,14 @@ PYBIND11_MODULE(_core, m) {
       [](const std::string& path, const std::string& format, const py::dict& options) {
         Options opts = to_options(options);
         Mesh mesh;
+        std::vector<std::string> notes;
         {
           py::gil_scoped_release release;
+          take_warnings();
           mesh = meshioplusplus::read(path, format, opts);
+          notes = take_warnings();
         }
+        raise_core_warnings(std::move(notes));
         return mesh_to_dict(mesh);
       },
       py::arg("path"), py::arg("format") = "", py::arg("options") = py::dict(),
@@ -116,8 +132,14 @@ PYBIND11_MODULE(_core, m) {
         std::vector<py::object> keep;  // arrays converted for the call stay alive until it returns
         Mesh mesh = dict_to_mesh(parts, keep);
         Options opts = to_options(options);
-        py::gil_scoped_release release;
-        meshioplusplus::write(path, mesh, format, opts);
+        std::vector<std::string> notes;
+        {
+          py::gil_scoped_release release;
+          take_warnings();
+          meshioplusplus::write(path, mesh, format, opts);
+          notes = take_warnings();
+        }
+        raise_core_warnings(std::move(notes));
       },
       py::arg("path"), py::arg("format"), py::arg("parts"), py::arg("options") = py::dict(),
       "Write the parts dict (meshioplusplus._schema.CoreParts) to `path`, atomically.");

@@ -1,0 +1,18 @@
+// meshio++ core: warnings a reader or writer raises for a loss it chose to accept (an
+// element it skips, data a format cannot hold), as meshio warns through Python's warnings.
+//
+// warn() appends to a list kept per thread, so concurrent reads never mix their notes;
+// take_warnings() returns this thread's list and clears it. The Python binding drains it
+// after every read and write and re-raises each as a UserWarning; a C++ caller may ignore
+// it or drain it the same way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace meshioplusplus {
+
+void warn(std::string message);
+std::vector<std::string> take_warnings();
+
+}  // namespace meshioplusplus
