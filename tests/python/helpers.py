@@ -29,6 +29,16 @@ hex_mesh = mio.Mesh(
 )
 
 
+# Surface formats hold no volume cells: tests that need any readable-and-writable mesh use
+# a triangle mesh for them and the tetrahedra elsewhere.
+SURFACE_FORMATS = {"ply", "obj", "stl", "off"}
+
+
+def simple_mesh_for(file_format: str):
+    """The smallest mesh every writer of ``file_format`` accepts, and its `info` cell line."""
+    return (tri_mesh, "triangle: 2") if file_format in SURFACE_FORMATS else (tet_mesh, "tetra: 2")
+
+
 def add_point_data(mesh, dim, num_tags=2, dtype=float, seed=0):
     mesh = copy.deepcopy(mesh)
     rng = np.random.default_rng(seed)

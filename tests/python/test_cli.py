@@ -7,15 +7,13 @@ from pathlib import Path
 import pytest
 
 import meshioplusplus as mio
-from helpers import assert_mesh_equal, tet_mesh, tri_mesh
+from helpers import assert_mesh_equal, simple_mesh_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "meshioplusplus"
 CPP_CLI = ROOT / "build" / "meshioplusplus"
 
 RW_FORMATS = [(name, f["extensions"][0]) for name, f in mio.formats().items() if f["read"] and f["write"]]
-# Surface formats hold no volume cells: they convert a triangle mesh instead.
-SURFACE_FORMATS = {"ply", "obj", "stl", "off"}
 
 
 def tools():
@@ -48,7 +46,7 @@ def test_help_and_formats(cmd):
 @pytest.mark.parametrize("cmd", tools(), ids=lambda c: Path(c[-1]).name)
 @pytest.mark.parametrize("name, ext", RW_FORMATS)
 def test_convert_and_info_round_trip(tmp_path, cmd, name, ext):
-    mesh, expect = (tri_mesh, "triangle: 2") if name in SURFACE_FORMATS else (tet_mesh, "tetra: 2")
+    mesh, expect = simple_mesh_for(name)
     src = tmp_path / f"in{ext}"
     mio.write(src, mesh, name)
     dst = tmp_path / f"out{ext}"
