@@ -233,7 +233,7 @@ TEST(VtuMalformed, BinaryHeadersAndBlocksAreChecked) {
   const std::vector<Case> cases = {
       {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({1ull << 40}) + conn)), "header declares 1099511627776 bytes"},
       {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({16}) + conn)), "connectivity has 2 entries"},
-      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn.substr(0, 12))), "header declares 24 bytes, only 16 are left"},
+      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn.substr(0, 12))), "header declares 24 bytes, only 16 bytes are left"},
       {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"", b64(le<std::uint32_t>({1u << 30})) + b64(zs)), "blocks"},
       {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"",
                                 b64(le<std::uint32_t>({1, 32768, 16, static_cast<std::uint32_t>(zs.size())})) + b64(zs)),
