@@ -265,29 +265,19 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
       out.put<std::int32_t>(static_cast<std::int32_t>(m));
       out.put<std::int32_t>(2);
     }
-    const NDArray& conn = mesh.cells[b].connectivity;
-    visit_dtype(conn.dtype(), [&](auto tv) {
-      using T = decltype(tv);
-      if constexpr (std::is_floating_point_v<T>) return;
-      else {
-        const T* c = static_cast<const T*>(conn.raw());
-        std::int32_t row[3 + 1000];
-        for (std::size_t e = 0; e < m; ++e) {
-          const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
-          // One physical tag per element in MSH 2.2: the entity's first group.
-          row[0] = static_cast<std::int32_t>(number++);
-          row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
-          row[2] = ent.tag;
-          const T* r = c + e * k;
-          for (std::size_t i = 0; i < k; ++i) row[3 + i] = static_cast<std::int32_t>(r[t.to_ours(static_cast<int>(i))] + 1);
-          if (out.binary) {
-            out.bytes(row, 4 * (3 + k));
-          } else {
-            out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
-            for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
-            out.w.ch('\n');
-          }
-        }
+    std::int32_t row[3 + 1000];
+    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+      const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
+      // One physical tag per element in MSH 2.2: the entity's first group.
+      row[0] = static_cast<std::int32_t>(number++);
+      row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
+      row[2] = ent.tag;
+      if (out.binary) {
+        out.bytes(row, 4 * (3 + k));
+      } else {
+        out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
+        for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
+        out.w.ch('\n');
       }
     });
   }

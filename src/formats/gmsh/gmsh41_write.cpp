@@ -110,31 +110,20 @@ void write_elements(Out& out, const Mesh& mesh, const WritePlan& plan) {
     const NDArray& conn = mesh.cells[b].connectivity;
     for (const auto& group : bp.groups) {
       // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-      const auto& entity = group.first;
       const auto& cells = group.second;
-      const WriteEntity& e = plan.entities[static_cast<std::size_t>(entity)];
+      const WriteEntity& e = plan.entities[static_cast<std::size_t>(group.first)];
       const std::uint64_t m = cells.empty() ? mesh.cells[b].size() : cells.size();
       if (out.binary) { out.put<std::int32_t>(e.dim); out.put<std::int32_t>(e.tag); out.put<std::int32_t>(t.id); out.put<std::uint64_t>(m); }
       else out.w.integer(e.dim).ch(' ').integer(e.tag).ch(' ').integer(t.id).ch(' ').integer(m).ch('\n');
-      visit_dtype(conn.dtype(), [&](auto tv) {
-        using T = decltype(tv);
-        if constexpr (std::is_floating_point_v<T>) return;
-        else {
-          const T* c = static_cast<const T*>(conn.raw());
-          std::uint64_t row[1 + 1000];
-          for (std::uint64_t j = 0; j < m; ++j) {
-            const auto local = static_cast<std::size_t>(cells.empty() ? j : static_cast<std::uint64_t>(cells[j]));
-            const T* r = c + local * k;
-            row[0] = static_cast<std::uint64_t>(bases[b]) + local + 1;
-            for (std::size_t i = 0; i < k; ++i) row[i + 1] = static_cast<std::uint64_t>(r[t.to_ours(static_cast<int>(i))]) + 1;
-            if (out.binary) {
-              out.bytes(row, (k + 1) * 8);
-            } else {
-              out.w.integer(row[0]);
-              for (std::size_t i = 1; i <= k; ++i) out.w.ch(' ').integer(row[i]);
-              out.w.ch('\n');
-            }
-          }
+      std::uint64_t row[1 + 1000];
+      element_rows(conn, t, m, cells, row + 1, [&](std::size_t, std::size_t local) {
+        row[0] = static_cast<std::uint64_t>(bases[b]) + local + 1;
+        if (out.binary) {
+          out.bytes(row, (k + 1) * 8);
+        } else {
+          out.w.integer(row[0]);
+          for (std::size_t i = 1; i <= k; ++i) out.w.ch(' ').integer(row[i]);
+          out.w.ch('\n');
         }
       });
     }

@@ -24,6 +24,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -263,10 +264,31 @@ class Out {
   io::TextWriter w;
   bool binary;
   io::FloatFormat ff;
-  template <class T> void put(T v) { w.str(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
-  void bytes(const void* p, std::size_t n) { w.str(std::string_view(static_cast<const char*>(p), n)); }
+  template <class T> void put(T v) { w.bytes(&v, sizeof v); }
+  void bytes(const void* p, std::size_t n) { w.bytes(p, n); }
   void commit() { w.flush(); file.commit(); }
 };
+
+// The element rows of both writers: for the j-th of `m` cells of a block (local cell
+// cells[j], or j when `cells` is empty) fills nodes[0..k) with the 1-based node tags in
+// Gmsh's node order, then calls emit(j, local).
+template <class Tag, class Emit>
+void element_rows(const NDArray& conn, const ElementType& t, std::size_t m, const std::vector<std::int64_t>& cells,
+                  Tag* nodes, Emit&& emit) {
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  visit_dtype(conn.dtype(), [&](auto tv) {
+    using T = decltype(tv);
+    if constexpr (!std::is_floating_point_v<T>) {
+      const T* c = static_cast<const T*>(conn.raw());
+      for (std::size_t j = 0; j < m; ++j) {
+        const auto local = cells.empty() ? j : static_cast<std::size_t>(cells[j]);
+        const T* r = c + local * k;
+        for (std::size_t i = 0; i < k; ++i) nodes[i] = static_cast<Tag>(r[t.to_ours(static_cast<int>(i))]) + 1;
+        emit(j, local);
+      }
+    }
+  });
+}
 
 // Sections both writers share: $MeshFormat, $PhysicalNames, $NodeData / $ElementData
 // (int32 tag + doubles per binary row in every version).
