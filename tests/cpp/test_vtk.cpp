@@ -146,6 +146,8 @@ TEST(VtkMalformed, ErrorsNameTheLine) {
       {rep("CELL_TYPES 1\n5", "CELL_TYPES 2\n5 5"), "CELLS has 1 cells, CELL_TYPES 2"},
       {good + "POINT_DATA 3\nSCALARS a float\nLOOKUP_TABLE default\n1 2\n", "the values end after 2 of 3"},
       {good + "BOGUS 1\n", "unknown keyword 'BOGUS'"},
+      // Two counts within the cap whose product is not: a ReadError, not an overflow.
+      {good + "FIELD FieldData 1\na 281474976710656 281474976710656 float\n1\n", "values overflow a count"},
   };
   for (const auto& [text, needle] : cases) {
     const std::string outcome = read_text(text);

@@ -189,6 +189,11 @@ TEST(VtuMalformed, EachErrorNamesWhatAndWhere) {
       {replaced(kGood, "</VTKFile>", ""), "no end tag"},
       {replaced(kGood, "<Piece", "<Piece a=\"1\" a=\"2\""), "duplicate attribute"},
       {replaced(kGood, ">5</DataArray>", ">12</DataArray>"), "has 3 nodes, expected 8"},
+      // Tuples and components within their caps whose product overflows: a ReadError.
+      {replaced(kGood, "<UnstructuredGrid>\n",
+                "<UnstructuredGrid>\n<FieldData><DataArray type=\"Float64\" Name=\"f\" NumberOfTuples=\"281474976710656\" "
+                "NumberOfComponents=\"1000000\" format=\"ascii\">1</DataArray></FieldData>\n"),
+       "values overflow a count"},
   };
   for (const auto& c : cases) {
     const std::string outcome = read_text(c.text);

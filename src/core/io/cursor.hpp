@@ -194,6 +194,13 @@ class Cursor {
     if (!parse_count(token, v)) fail_at(expected_found(what, token), at);
     return v;
   }
+  // a * b items (rows x components) as one count; an overflow is a ReadError at `at`.
+  std::size_t product(std::size_t a, std::size_t b, std::string_view what, const char* at) const {
+    std::size_t out = 0;
+    if (__builtin_mul_overflow(a, b, &out))
+      fail_at(std::string(what) + ": " + std::to_string(a) + " x " + std::to_string(b) + " values overflow a count", at);
+    return out;
+  }
   // `n` whitespace-separated text values into `out`, after need_values(); 8-bit integers
   // are written as numbers (as VTK writes chars) and must be in range.
   template <class T> void text_values(T* out, std::size_t n, std::string_view what) {

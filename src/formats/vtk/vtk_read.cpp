@@ -114,7 +114,7 @@ class Reader {
       } else if (key == "POINTS") {
         need(words, 3);
         const std::size_t n = count(words[1]);
-        points_ = values(dtype(words[2]), checked_mul(n, 3, "POINTS")).reshaped({n, 3});
+        points_ = values(dtype(words[2]), mul(n, 3, "POINTS")).reshaped({n, 3});
         if (!dtype_is_float(points_.dtype())) points_ = points_.as_dtype(DType::float64);
       } else if (key == "CELLS") {
         need(words, 3);
@@ -173,6 +173,7 @@ class Reader {
   void need(const Words& w, std::size_t n) const {
     if (w.size() < n) fail_line(std::string(w[0]) + " needs " + std::to_string(n - 1) + " values on its line");
   }
+  std::size_t mul(std::size_t a, std::size_t b, const char* what) const { return cur_.product(a, b, what, line_at_); }
   std::size_t count(std::string_view s) const { return static_cast<std::size_t>(cur_.count(s, "a count", line_at_)); }
   double real(std::string_view s) const {
     double v = 0;
@@ -250,7 +251,7 @@ class Reader {
     if (key == "LOOKUP_TABLE") {  // a standalone table: size RGBA entries
       need(w, 3);
       const std::size_t n = count(w[2]);
-      values(binary_ ? DType::uint8 : DType::float32, checked_mul(n, 4, "LOOKUP_TABLE"));
+      values(binary_ ? DType::uint8 : DType::float32, mul(n, 4, "LOOKUP_TABLE"));
       return;
     }
     if (!active_) fail_line(key + " outside POINT_DATA / CELL_DATA");
@@ -259,7 +260,7 @@ class Reader {
     const std::string name = decode_name(w[1]);
     if (key == "COLOR_SCALARS") {
       const std::size_t nv = count(w[2]);
-      NDArray a = values(binary_ ? DType::uint8 : DType::float32, checked_mul(n, nv, "COLOR_SCALARS"));
+      NDArray a = values(binary_ ? DType::uint8 : DType::float32, mul(n, nv, "COLOR_SCALARS"));
       (*active_)[name] = nv == 1 ? a : a.reshaped({n, nv});
       return;
     }
@@ -273,17 +274,17 @@ class Reader {
       cur_.skip_space();
       const Words w2 = line_words();
       if (w2.empty() || upper(w2[0]) != "LOOKUP_TABLE") cur_.seek(save);
-      NDArray a = values(dt, checked_mul(n, nc, "SCALARS"));
+      NDArray a = values(dt, mul(n, nc, "SCALARS"));
       (*active_)[name] = nc == 1 ? a : a.reshaped({n, nc});
     } else if (key == "VECTORS" || key == "NORMALS") {
-      (*active_)[name] = values(dt, checked_mul(n, 3, key.c_str())).reshaped({n, 3});
+      (*active_)[name] = values(dt, mul(n, 3, key.c_str())).reshaped({n, 3});
     } else if (key == "TENSORS") {
-      (*active_)[name] = values(dt, checked_mul(n, 9, "TENSORS")).reshaped({n, 3, 3});
+      (*active_)[name] = values(dt, mul(n, 9, "TENSORS")).reshaped({n, 3, 3});
     } else {  // TEXTURE_COORDINATES name dim type
       need(w, 4);
       const std::size_t d = count(w[2]);
       const DType dt2 = dtype(w[3]);
-      NDArray a = values(dt2, checked_mul(n, d, "TEXTURE_COORDINATES"));
+      NDArray a = values(dt2, mul(n, d, "TEXTURE_COORDINATES"));
       (*active_)[name] = d == 1 ? a : a.reshaped({n, d});
     }
   }
@@ -313,7 +314,7 @@ class Reader {
       if (nc == 0) fail_line("FIELD array '" + name + "' has 0 components");
       if (check && nt != expected_tuples)
         fail_line("FIELD array '" + name + "': " + expected_found(std::to_string(expected_tuples) + " tuples", std::string(w[2])));
-      NDArray a = values(dtype(w[3]), checked_mul(nc, nt, "FIELD array"));
+      NDArray a = values(dtype(w[3]), mul(nc, nt, "FIELD array"));
       dst[name] = nc == 1 ? a : a.reshaped({nt, nc});
       // Optional per-array METADATA block.
       const std::size_t save = cur_.offset();
@@ -432,7 +433,7 @@ class Reader {
   void build_structured() {
     if (!have_dims_) fail_line(dataset_ + " without DIMENSIONS");
     const std::size_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
-    const std::size_t np = checked_mul(checked_mul(nx, ny, "DIMENSIONS"), nz, "DIMENSIONS");
+    const std::size_t np = mul(mul(nx, ny, "DIMENSIONS"), nz, "DIMENSIONS");
     if (dataset_ == "STRUCTURED_GRID") {
       if (points_.dim(0) != np) fail_line("STRUCTURED_GRID: DIMENSIONS give " + std::to_string(np) + " points, POINTS " + std::to_string(points_.dim(0)));
     } else {

@@ -169,7 +169,7 @@ class Reader {
     if (const std::string* f = da.attribute("format")) format = *f;
 
     std::optional<std::size_t> expected_count;
-    if (tuples) expected_count = checked_mul(*tuples, comps, "DataArray size");
+    if (tuples) expected_count = cur_.product(*tuples, comps, "DataArray size", da.begin);
 
     NDArray flat;
     if (format == "ascii") {
