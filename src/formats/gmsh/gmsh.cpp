@@ -23,14 +23,13 @@ Mesh read_gmsh(const std::string& path, const Options& options) {
   io::FileBytes file(path, gmsh::kFormat);
   gmsh::Input in(file.text(), path, opts.threads());
   auto& cur = in.cur;
-  std::string_view header;
   for (;;) {
     cur.skip_space();
     const char* at = cur.ptr();
-    header = io::Cursor::trim(cur.line());
-    if (header == "$Comments") { in.skip_section("Comments"); continue; }
-    if (header != "$MeshFormat") cur.fail_expected("$MeshFormat", at);
-    break;
+    const std::string_view header = io::Cursor::trim(cur.line());
+    if (header == "$MeshFormat") break;
+    if (header != "$Comments") cur.fail_expected("$MeshFormat", at);
+    in.skip_section("Comments");
   }
   cur.skip_space();
   const char* at = cur.ptr();

@@ -12,7 +12,6 @@
 // is the physical group, the second the elementary entity ("A zero tag is equivalent to
 // no tag").
 #include <algorithm>
-#include <cstring>
 
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"

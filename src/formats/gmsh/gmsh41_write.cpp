@@ -14,7 +14,6 @@
 //   $Periodic  numPeriodicLinks; per link entityDim entityTag entityTagMaster,
 //              numAffine value..., numCorrespondingNodes, (nodeTag nodeTagMaster)...
 #include <algorithm>
-#include <cstring>
 
 #include "core/io/array_writer.hpp"
 #include "formats/gmsh/gmsh_common.hpp"

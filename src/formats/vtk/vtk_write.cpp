@@ -7,7 +7,6 @@
 // VTK and meshio read it). Names with spaces or '%' are escaped as %XX, as VTK does.
 // Polyhedra are written with their face stream in place of their connectivity, which is
 // what vtkUnstructuredGridWriter writes and vtkUnstructuredGridReader reads.
-#include <cstring>
 
 #include "core/io/array_writer.hpp"
 #include "core/io/file.hpp"

@@ -13,7 +13,6 @@
 // against the bytes left in the file; base64 is decoded and zlib blocks are inflated
 // (in parallel) straight into it.
 #include <cstring>
-#include <limits>
 #include <optional>
 
 #include "core/codec/base64.hpp"
