@@ -23,7 +23,7 @@ namespace {
 void read_nodes(ReadState& st) {
   Input& in = st.in;
   if (st.nodes.built()) in.fail("a second $Nodes section");
-  const auto count = in.ascii<std::uint64_t>("number of nodes");
+  const auto count = in.cur.number<std::uint64_t>("number of nodes");
   if (in.binary) in.cur.line();  // the rest of the count's line
   in.cur.need(count, in.binary ? 28 : 8, "nodes");
   const auto n = static_cast<std::size_t>(count);
@@ -74,7 +74,7 @@ void read_elements(ReadState& st) {
   Input& in = st.in;
   st.require_nodes("Elements");
   if (st.have_elements) in.fail("a second $Elements section");
-  const auto count = in.ascii<std::uint64_t>("number of elements");
+  const auto count = in.cur.number<std::uint64_t>("number of elements");
   if (in.binary) in.cur.line();
   in.cur.need(count, in.binary ? 12 : 8, "elements");
   const std::size_t start = in.cur.offset();

@@ -192,11 +192,11 @@ std::int64_t ElementTags::find(std::uint64_t tag) const {
 void ReadState::read_physical_names() {
   // numPhysicalNames(ASCII int); dimension(ASCII int) physicalTag(ASCII int) "name"
   // (ASCII in binary files too).
-  auto count = in.ascii<std::uint64_t>("number of physical names");
+  auto count = in.cur.number<std::uint64_t>("number of physical names");
   in.cur.need(count, 6, "physical names");
   for (std::uint64_t i = 0; i < count; ++i) {
-    int dim = in.ascii<int>("physical name dimension");
-    int tag = in.ascii<int>("physical name tag");
+    int dim = in.cur.number<int>("physical name dimension");
+    int tag = in.cur.number<int>("physical name tag");
     in.cur.skip_blank();
     const char* at = in.cur.ptr();
     std::string_view l = io::Cursor::trim(in.cur.line());
@@ -214,7 +214,7 @@ void ReadState::read_data(std::string_view section) {
 
   // String tags (the first one names the view), real tags (time), integer tags
   // (time step, number of components, number of entities[, partition]).
-  auto nstrings = in.ascii<std::uint64_t>("number of string tags");
+  auto nstrings = in.cur.number<std::uint64_t>("number of string tags");
   in.cur.need(nstrings, 2, "string tags");
   std::string name;
   for (std::uint64_t i = 0; i < nstrings; ++i) {
@@ -223,15 +223,15 @@ void ReadState::read_data(std::string_view section) {
     if (l.size() >= 2 && l.front() == '"' && l.back() == '"') l = l.substr(1, l.size() - 2);
     if (i == 0) name = std::string(l);
   }
-  auto nreals = in.ascii<std::uint64_t>("number of real tags");
+  auto nreals = in.cur.number<std::uint64_t>("number of real tags");
   in.cur.need(nreals, 2, "real tags");
-  for (std::uint64_t i = 0; i < nreals; ++i) in.ascii<double>("real tag");
-  auto nints = in.ascii<std::uint64_t>("number of integer tags");
+  for (std::uint64_t i = 0; i < nreals; ++i) in.cur.number<double>("real tag");
+  auto nints = in.cur.number<std::uint64_t>("number of integer tags");
   in.cur.need(nints, 2, "integer tags");
   if (nints < 3) in.fail(std::string("$").append(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
   std::int64_t ints[3] = {0, 0, 0};
   for (std::uint64_t i = 0; i < nints; ++i) {
-    auto v = in.ascii<std::int64_t>("integer tag");
+    auto v = in.cur.number<std::int64_t>("integer tag");
     if (i < 3) ints[i] = v;
   }
   if (nstrings == 0) name = "data";

@@ -103,8 +103,6 @@ class Input {
   void end_section(std::string_view name);
   // Skips an unknown section: "Any section with an unrecognized header is simply ignored".
   void skip_section(std::string_view name);
-  // A plain ASCII integer on its own (headers of data sections, 2.2 counts).
-  template <class T> T ascii(std::string_view what) { return cur.number<T>(what); }
 };
 
 // Element blocks at least this long are parsed on several threads; row_chunks() is how
