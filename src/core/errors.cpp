@@ -6,7 +6,8 @@ namespace meshioplusplus {
 std::string error_message(std::string_view format, std::string_view path, Position where,
                           std::string_view what) {
   std::string out;
-  out.append(format).append(": ").append(path);
+  out.append(format);
+  if (!path.empty()) out.append(": ").append(path);
   if (where.line >= 0) out.append(": line ").append(std::to_string(where.line));
   if (where.byte >= 0) {
     out.append(where.line >= 0 ? " (byte " : ": byte ").append(std::to_string(where.byte));
@@ -14,6 +15,14 @@ std::string error_message(std::string_view format, std::string_view path, Positi
   }
   out.append(": ").append(what);
   return out;
+}
+
+ReadError read_error(std::string_view format, std::string_view path, std::string_view what, Position where) {
+  return ReadError(error_message(format, path, where, what));
+}
+
+WriteError write_error(std::string_view format, std::string_view path, std::string_view what) {
+  return WriteError(error_message(format, path, {}, what));
 }
 
 std::string expected_found(std::string_view expected, std::string_view found) {

@@ -1,4 +1,4 @@
-// Issue 9, hostile input and failure: concurrency and atomic writes at the C++ level.
+// Hostile input and failure: concurrency and atomic writes at the C++ level.
 //
 // - Readers (every registered format, every fixture) run in several threads at once, while
 //   another thread keeps installing and removing the buffer allocator hook; every result
@@ -220,7 +220,7 @@ TEST(HostileAtomicFile, AWriterFailingMidwayLeavesTheTargetAndNoTemporary) {
 
 // --- regressions found by the fuzzers (tests/fuzz/regressions/<format>/) --------------------
 
-TEST(HostileRegressions, Issue9VtkCellsOverrunningTheConnectivityAreAReadError) {
+TEST(HostileRegressions, VtkCellsOverrunningTheConnectivityAreAReadError) {
   // CELLS 2 4 / "3 0 1 2": the first cell took the second cell's values and wrote past the
   // (size - n)-long connectivity (heap overflow under ASan); now refused at that cell.
   const fs::path file = fs::path(MESHIOPP_TEST_DATA).parent_path() / "fuzz" / "regressions" / "vtk" /

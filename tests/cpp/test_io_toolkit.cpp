@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -105,6 +106,72 @@ TEST(Cursor, NeedRejectsCountsTheBytesCannotHold) {
   }
   EXPECT_THROW(c.seek(8), mpp::ReadError);
   EXPECT_NO_THROW(c.seek(7));
+}
+
+std::string failure(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const mpp::ReadError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Cursor, WordsOfALineWithoutCrossingIt) {
+  io::Cursor c("POINTS  3\tfloat \r\n0 1", "test", "f.txt");
+  std::string_view w[2];
+  EXPECT_EQ(c.words(w, 2), 2u);  // a third word is dropped, the line is consumed
+  EXPECT_EQ(w[0], "POINTS");
+  EXPECT_EQ(w[1], "3");
+  EXPECT_EQ(c.number<int>("x"), 0);
+  std::string_view none[1];
+  io::Cursor blank("   \nX", "test", "f.txt");
+  EXPECT_EQ(blank.words(none, 1), 0u);
+  EXPECT_EQ(blank.token(), "X");
+}
+
+TEST(Cursor, CountsAreCappedAndProductsChecked) {
+  io::Cursor c("x", "test", "f.txt");
+  EXPECT_EQ(c.count("281474976710656", "a count", c.ptr()), io::kMaxCount);
+  EXPECT_NE(failure([&] { c.count("281474976710657", "a count", c.ptr()); }).find("expected a count, found '281474976710657'"),
+            std::string::npos);
+  EXPECT_NE(failure([&] { c.count("-1", "a count", c.ptr()); }).find("expected a count"), std::string::npos);
+  EXPECT_EQ(c.product(io::kMaxCount, 3, "POINTS", c.ptr()), 3 * io::kMaxCount);
+  EXPECT_NE(failure([&] { c.product(io::kMaxCount, io::kMaxCount, "FIELD", c.ptr()); }).find("FIELD: 281474976710656 x 281474976710656"),
+            std::string::npos);
+  EXPECT_TRUE(io::fits(3, 2, 6));
+  EXPECT_FALSE(io::fits(4, 2, 7));
+  EXPECT_TRUE(io::fits(~0ull, 0, 0));
+}
+
+TEST(Cursor, TextValuesAndTheirBounds) {
+  io::Cursor c("1 2 3\n-4", "test", "f.txt");
+  std::int64_t v[4];
+  c.text_values(v, 4, "values");  // the last value may end the text
+  EXPECT_EQ(v[3], -4);
+  io::Cursor short_text("1 2", "test", "f.txt");
+  EXPECT_NE(failure([&] { short_text.text_values(v, 3, "values"); }).find("declared 3 values but only 3 bytes remain"), std::string::npos);
+  io::Cursor spaced("1      2", "test", "f.txt");  // fits by bytes, but holds two values
+  EXPECT_NE(failure([&] { spaced.text_values(v, 3, "values"); }).find("the values end after 2 of 3 values"), std::string::npos);
+  std::uint8_t b[2];
+  io::Cursor bytes("255 256", "test", "f.txt");
+  const std::string msg = failure([&] { bytes.text_values(b, 2, "values"); });
+  EXPECT_NE(msg.find("found '256'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("byte 4"), std::string::npos) << msg;
+}
+
+TEST(Cursor, AWindowKeepsTheFilePositions) {
+  const std::string text = "<a>\n<b>1 2 x</b>";
+  io::Cursor c(text, "test", "f.xml");
+  const char* from = text.data() + text.find('1');
+  io::Cursor w = c.window(from, text.data() + text.find("</b>"));
+  EXPECT_EQ(w.number<int>("v"), 1);
+  EXPECT_EQ(w.number<int>("v"), 2);
+  const std::string msg = failure([&] { w.number<int>("a number"); });
+  EXPECT_NE(msg.find("f.xml: line 2 (byte 11): expected a number, found 'x'"), std::string::npos) << msg;
+  w.token();
+  EXPECT_TRUE(w.at_end());  // the window ends before "</b>"
+  EXPECT_THROW(c.window(from, text.data() + text.size() + 1), mpp::ReadError);
 }
 
 TEST(ArrayWriter, AsciiEveryDtypeWithLayout) {

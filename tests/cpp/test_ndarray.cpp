@@ -1,5 +1,5 @@
 // NDArray and the buffer allocator hook: each statement of the contract in ndarray.hpp
-// (shared/seeds/gpu-handoff.txt, "Phase 2") proven with a counting allocator.
+// proven with a counting allocator.
 #include <gtest/gtest.h>
 
 #include <atomic>

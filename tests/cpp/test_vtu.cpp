@@ -189,6 +189,11 @@ TEST(VtuMalformed, EachErrorNamesWhatAndWhere) {
       {replaced(kGood, "</VTKFile>", ""), "no end tag"},
       {replaced(kGood, "<Piece", "<Piece a=\"1\" a=\"2\""), "duplicate attribute"},
       {replaced(kGood, ">5</DataArray>", ">12</DataArray>"), "has 3 nodes, expected 8"},
+      // Tuples and components within their caps whose product overflows: a ReadError.
+      {replaced(kGood, "<UnstructuredGrid>\n",
+                "<UnstructuredGrid>\n<FieldData><DataArray type=\"Float64\" Name=\"f\" NumberOfTuples=\"281474976710656\" "
+                "NumberOfComponents=\"1000000\" format=\"ascii\">1</DataArray></FieldData>\n"),
+       "values overflow a count"},
   };
   for (const auto& c : cases) {
     const std::string outcome = read_text(c.text);
@@ -233,7 +238,7 @@ TEST(VtuMalformed, BinaryHeadersAndBlocksAreChecked) {
   const std::vector<Case> cases = {
       {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({1ull << 40}) + conn)), "header declares 1099511627776 bytes"},
       {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({16}) + conn)), "connectivity has 2 entries"},
-      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn.substr(0, 12))), "header declares 24 bytes, only 16 are left"},
+      {with_binary_connectivity("header_type=\"UInt64\"", b64(le<std::uint64_t>({24}) + conn.substr(0, 12))), "header declares 24 bytes, only 16 bytes are left"},
       {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"", b64(le<std::uint32_t>({1u << 30})) + b64(zs)), "blocks"},
       {with_binary_connectivity("compressor=\"vtkZLibDataCompressor\"",
                                 b64(le<std::uint32_t>({1, 32768, 16, static_cast<std::uint32_t>(zs.size())})) + b64(zs)),

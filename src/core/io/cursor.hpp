@@ -4,12 +4,15 @@
 // returns the end of the number or nullptr. It wraps std::from_chars (locale-independent,
 // and as fast as fast_float in libstdc++ 12), additionally accepting a leading '+'.
 // parse_uint() is the hot-loop integer path (an inlined digit loop; from_chars is an
-// out-of-line call that costs more than the parse of a short index).
+// out-of-line call that costs more than the parse of a short index). parse_count() reads a
+// count a file declares and applies the one cap every reader shares (kMaxCount).
 //
 // Cursor walks a whole file held in memory (FileBytes) as text (tokens, lines, numbers)
 // or as binary (typed loads in either byte order, bulk array reads), or as a mix of both
 // (Gmsh, legacy VTK, Medit and PLY switch between the two inside one file). need() checks
-// a declared count against the bytes left before anything is allocated from it. Every
+// a declared count against the bytes left before anything is allocated from it: it is the
+// one such check of every reader. window() bounds a cursor to part of the file (an XML
+// element's text, an appended block) while positions still count from the file's start. Every
 // failure throws ReadError carrying the format, the path, the line and the byte offset,
 // with "expected X, found Y"; the line number is computed only when an error is raised, so
 // the hot path counts nothing. Safe for untrusted input: every read is bounded by the end.
@@ -18,6 +21,7 @@
 #include <charconv>
 #include <cstring>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -55,6 +59,23 @@ inline bool parse_uint(const char*& p, const char* end, std::uint64_t& out) {
   return true;
 }
 
+// The largest count a file may declare (2^48 items): far above any real mesh, low enough
+// that count * item size cannot overflow 64 bits.
+inline constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 48;
+
+// A whole token of decimal digits (optionally '+'-signed) no larger than kMaxCount.
+inline bool parse_count(std::string_view token, std::uint64_t& out) {
+  const char* e = parse_number(token.data(), token.data() + token.size(), out);
+  return e && e == token.data() + token.size() && out <= kMaxCount;
+}
+
+// Whether `count` items of at least `min_bytes` each fit in `left` bytes: the one
+// "declared count vs bytes left" test (Cursor::need; sources that are not a cursor, such
+// as a base64 stream, ask it directly).
+inline bool fits(std::uint64_t count, std::size_t min_bytes, std::size_t left) {
+  return min_bytes == 0 || count <= left / min_bytes;
+}
+
 class Cursor {
  public:
   Cursor(std::string_view bytes, std::string_view format, std::string_view path)
@@ -76,12 +97,33 @@ class Cursor {
   std::string_view rest() const { return {p_, left()}; }
   const std::string& format() const { return format_; }
   const std::string& path() const { return path_; }
+  // Moves to `at`, a pointer into this cursor's text (after a raw-pointer hot loop).
+  void set_ptr(const char* at) {
+    if (at < begin_ || at > end_) fail("internal: position outside the text");
+    p_ = at;
+  }
+  // A cursor over [from, to) of the same file: same format, path, byte order and line
+  // numbering; bounds and at_end() are those of the window.
+  Cursor window(const char* from, const char* to) const {
+    Cursor c(*this);
+    if (from < begin_ || to > end_ || from > to) fail("internal: window outside the text");
+    c.p_ = from;
+    c.end_ = to;
+    return c;
+  }
 
   // --- bounds --------------------------------------------------------------------------
   // A declared `count` of items, each at least `min_bytes` long, must fit in what is
   // left: the one check that comes before every allocation sized by the file.
   void need(std::uint64_t count, std::size_t min_bytes, std::string_view what) const {
-    if (min_bytes != 0 && count > left() / min_bytes)
+    if (!fits(count, min_bytes, left()))
+      fail("declared " + std::to_string(count) + " " + std::string(what) + " but only " + std::to_string(left()) + " bytes remain");
+  }
+
+  // `count` whitespace-separated text values must fit: each takes a character and a
+  // separator, except the last, which may end the text.
+  void need_values(std::uint64_t count, std::string_view what) const {
+    if (count > left() / 2 + 1)
       fail("declared " + std::to_string(count) + " " + std::string(what) + " but only " + std::to_string(left()) + " bytes remain");
   }
 
@@ -109,6 +151,20 @@ class Cursor {
     if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
     return out;
   }
+  // The words of the rest of the current line (at most `max` kept), moving past the line;
+  // returns how many were kept. Nothing is allocated.
+  std::size_t words(std::string_view* out, std::size_t max) {
+    std::string_view l = line();
+    std::size_t n = 0, i = 0;
+    while (i < l.size()) {
+      while (i < l.size() && is_space(l[i])) ++i;
+      const std::size_t b = i;
+      while (i < l.size() && !is_space(l[i])) ++i;
+      if (i > b && n < max) out[n++] = l.substr(b, i - b);
+    }
+    return n;
+  }
+  bool starts_with(std::string_view s) const { return left() >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0; }
   // The next line that is not blank, trimmed of surrounding whitespace.
   std::string_view nonblank_line() {
     for (;;) {
@@ -131,6 +187,37 @@ class Cursor {
     std::uint64_t v = 0;
     if (!parse_uint(p_, end_, v)) fail_expected(what, p_);
     return v;
+  }
+  // `token` (read at `at`) as a count of at most kMaxCount.
+  std::uint64_t count(std::string_view token, std::string_view what, const char* at) const {
+    std::uint64_t v = 0;
+    if (!parse_count(token, v)) fail_at(expected_found(what, token), at);
+    return v;
+  }
+  // a * b items (rows x components) as one count; an overflow is a ReadError at `at`.
+  std::size_t product(std::size_t a, std::size_t b, std::string_view what, const char* at) const {
+    std::size_t out = 0;
+    if (__builtin_mul_overflow(a, b, &out))
+      fail_at(std::string(what) + ": " + std::to_string(a) + " x " + std::to_string(b) + " values overflow a count", at);
+    return out;
+  }
+  // `n` whitespace-separated text values into `out`, after need_values(); 8-bit integers
+  // are written as numbers (as VTK writes chars) and must be in range.
+  template <class T> void text_values(T* out, std::size_t n, std::string_view what) {
+    need_values(n, what);
+    for (std::size_t i = 0; i < n; ++i) {
+      skip_space();
+      if (at_end()) fail("the " + std::string(what) + " end after " + std::to_string(i) + " of " + std::to_string(n) + " values");
+      if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
+        const char* at = p_;
+        const int v = number<int>("a number");
+        if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+          fail_at(expected_found("a number in the range of the declared 8-bit type", std::to_string(v)), at);
+        out[i] = static_cast<T>(v);
+      } else {
+        out[i] = number<T>("a number");
+      }
+    }
   }
 
   // --- binary --------------------------------------------------------------------------
@@ -187,8 +274,5 @@ class Cursor {
   std::string format_;
   std::string path_;
 };
-
-// The name the ASCII readers were written against; the same class.
-using TextCursor = Cursor;
 
 }  // namespace meshioplusplus::io

@@ -2,9 +2,10 @@
 //
 // FileBytes maps a file read-only (one mmap; falls back to one read() for files that
 // cannot be mapped) so parsers work in place on the bytes. AtomicFile writes to a
-// temporary file in the target's folder and renames it over the target on commit(); if
-// the writer throws before commit(), the temporary file is removed and an existing file at
-// the target path is untouched.
+// temporary file in the target's folder and renames it over the target on commit(), after
+// flushing it to the device (and the folder after the rename); if the writer throws before
+// commit(), the temporary file is removed and an existing file at the target path is
+// untouched. The file's mode is what open() would give under the process umask.
 #pragma once
 
 #include <cstddef>
@@ -53,6 +54,8 @@ class AtomicFile {
   std::string format_;
   int fd_ = -1;
   bool committed_ = false;
+  std::size_t written_ = 0;  // bytes written so far
+  std::size_t flushed_ = 0;  // bytes whose writeback has been started
 };
 
 }  // namespace meshioplusplus::io

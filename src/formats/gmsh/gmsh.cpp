@@ -21,16 +21,15 @@ Mesh read_gmsh(const std::string& path, const Options& options) {
   OptionReader opts(options, "gmsh");
   opts.finish();
   io::FileBytes file(path, gmsh::kFormat);
-  gmsh::Input in(file.text(), path);
+  gmsh::Input in(file.text(), path, opts.threads());
   auto& cur = in.cur;
-  std::string_view header;
   for (;;) {
     cur.skip_space();
     const char* at = cur.ptr();
-    header = io::TextCursor::trim(cur.line());
-    if (header == "$Comments") { in.skip_section("Comments"); continue; }
-    if (header != "$MeshFormat") cur.fail_expected("$MeshFormat", at);
-    break;
+    const std::string_view header = io::Cursor::trim(cur.line());
+    if (header == "$MeshFormat") break;
+    if (header != "$Comments") cur.fail_expected("$MeshFormat", at);
+    in.skip_section("Comments");
   }
   cur.skip_space();
   const char* at = cur.ptr();
@@ -50,11 +49,9 @@ Mesh read_gmsh(const std::string& path, const Options& options) {
   in.size_bytes = data_size;
   if (in.binary) {
     cur.line();  // the rest of the version line
-    const char* p = in.take(4, "endianness marker");
-    std::uint32_t one;
-    std::memcpy(&one, p, 4);
-    if (io::load<std::uint32_t>(p, true) == 1) in.little = true;
-    else if (io::load<std::uint32_t>(p, false) == 1) in.little = false;
+    const char* p = cur.take(4, "endianness marker");
+    if (io::load<std::uint32_t>(p, true) == 1) cur.set_little_endian(true);
+    else if (io::load<std::uint32_t>(p, false) == 1) cur.set_little_endian(false);
     else cur.fail_at("binary endianness marker: expected the integer 1 in either byte order", p);
   }
   in.end_section("MeshFormat");

@@ -12,7 +12,6 @@
 // is the physical group, the second the elementary entity ("A zero tag is equivalent to
 // no tag").
 #include <algorithm>
-#include <cstring>
 
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -24,20 +23,20 @@ namespace {
 void read_nodes(ReadState& st) {
   Input& in = st.in;
   if (st.nodes.built()) in.fail("a second $Nodes section");
-  const auto count = in.ascii<std::uint64_t>("number of nodes");
+  const auto count = in.cur.number<std::uint64_t>("number of nodes");
   if (in.binary) in.cur.line();  // the rest of the count's line
-  in.need(count, in.binary ? 28 : 8, "nodes");
+  in.cur.need(count, in.binary ? 28 : 8, "nodes");
   const auto n = static_cast<std::size_t>(count);
   st.points = NDArray::uninit(DType::float64, {n, 3});
   st.node_tags.resize(n);
   double* xyz = st.points.data<double>();
   if (in.binary) {
-    const char* p = in.take(28 * n, "nodes");
+    const char* p = in.cur.take(28 * n, "nodes");
     for (std::size_t i = 0; i < n; ++i, p += 28) {
-      const auto tag = io::load<std::int32_t>(p, in.little);
+      const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
       if (tag < 0) in.cur.fail_at("node tag " + std::to_string(tag) + " is negative", p);
       st.node_tags[i] = static_cast<std::uint64_t>(tag);
-      for (int c = 0; c < 3; ++c) xyz[3 * i + static_cast<std::size_t>(c)] = io::load<double>(p + 4 + 8 * c, in.little);
+      for (int c = 0; c < 3; ++c) xyz[3 * i + static_cast<std::size_t>(c)] = io::load<double>(p + 4 + 8 * c, in.cur.little_endian());
     }
   } else {
     for (std::size_t i = 0; i < n; ++i) {
@@ -75,9 +74,9 @@ void read_elements(ReadState& st) {
   Input& in = st.in;
   st.require_nodes("Elements");
   if (st.have_elements) in.fail("a second $Elements section");
-  const auto count = in.ascii<std::uint64_t>("number of elements");
+  const auto count = in.cur.number<std::uint64_t>("number of elements");
   if (in.binary) in.cur.line();
-  in.need(count, in.binary ? 12 : 8, "elements");
+  in.cur.need(count, in.binary ? 12 : 8, "elements");
   const std::size_t start = in.cur.offset();
   std::vector<Run> runs;
   bool any_phys = false, any_geom = false;
@@ -95,7 +94,7 @@ void read_elements(ReadState& st) {
       const int ntags = in.cur.number<int>("number of tags");
       if (ntags < 0 || ntags > 1000) in.cur.fail_at("number of tags 0..1000, found " + std::to_string(ntags), at);
       for (int i = 0; i < ntags + t->num_nodes; ++i)
-        if (in.cur.token().empty()) in.fail_expected("element tags and nodes");
+        if (in.cur.token().empty()) in.cur.fail_expected("element tags and nodes");
       add_run(runs, t, 1);
     }
     in.cur.seek(start);
@@ -128,9 +127,9 @@ void read_elements(ReadState& st) {
     std::uint64_t seen = 0;
     while (seen < count) {
       const char* at = in.cur.ptr();
-      const auto type_id = in.load<std::int32_t>("element group header");
-      const auto follow = in.load<std::int32_t>("element group header");
-      const auto ntags = in.load<std::int32_t>("element group header");
+      const auto type_id = in.cur.load<std::int32_t>("element group header");
+      const auto follow = in.cur.load<std::int32_t>("element group header");
+      const auto ntags = in.cur.load<std::int32_t>("element group header");
       const ElementType* t = element_type(type_id);
       if (!t) in.cur.fail_at("unknown element type " + std::to_string(type_id), at);
       if (follow < 0 || static_cast<std::uint64_t>(follow) > count - seen || ntags < 0 || ntags > 1000)
@@ -138,8 +137,8 @@ void read_elements(ReadState& st) {
                            " tags does not fit the " + std::to_string(count) + " elements declared",
                        at);
       const std::size_t row = 4 * (1 + static_cast<std::size_t>(ntags) + static_cast<std::size_t>(t->num_nodes));
-      in.need(static_cast<std::uint64_t>(follow), row, "elements");
-      in.take(row * static_cast<std::size_t>(follow), "elements");
+      in.cur.need(static_cast<std::uint64_t>(follow), row, "elements");
+      in.cur.take(row * static_cast<std::size_t>(follow), "elements");
       add_run(runs, t, static_cast<std::size_t>(follow));
       seen += static_cast<std::uint64_t>(follow);
     }
@@ -147,27 +146,27 @@ void read_elements(ReadState& st) {
     alloc_blocks(st, runs);
     std::size_t b = 0, filled = 0;
     while (b < runs.size()) {
-      const auto type_id = in.load<std::int32_t>("element group header");
-      const auto follow = static_cast<std::size_t>(in.load<std::int32_t>("element group header"));
-      const auto ntags = static_cast<std::size_t>(in.load<std::int32_t>("element group header"));
+      const auto type_id = in.cur.load<std::int32_t>("element group header");
+      const auto follow = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
+      const auto ntags = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
       const ElementType& t = *element_type(type_id);
       const auto k = static_cast<std::size_t>(t.num_nodes);
-      const char* p = in.take(4 * (1 + ntags + k) * follow, "elements");
+      const char* p = in.cur.take(4 * (1 + ntags + k) * follow, "elements");
       std::int64_t* conn = st.blocks[b].connectivity.data<std::int64_t>();
       std::int32_t* phys = st.physical[b].data<std::int32_t>();
       std::int32_t* geom = st.geometrical[b].data<std::int32_t>();
       any_phys = any_phys || ntags > 0;
       any_geom = any_geom || ntags > 1;
       for (std::size_t e = filled; e < filled + follow; ++e) {
-        st.element_tags.push(static_cast<std::uint32_t>(io::load<std::int32_t>(p, in.little)));
+        st.element_tags.push(static_cast<std::uint32_t>(io::load<std::int32_t>(p, in.cur.little_endian())));
         p += 4;
         for (std::size_t i = 0; i < ntags; ++i, p += 4) {
-          if (i == 0) phys[e] = io::load<std::int32_t>(p, in.little);
-          if (i == 1) geom[e] = io::load<std::int32_t>(p, in.little);
+          if (i == 0) phys[e] = io::load<std::int32_t>(p, in.cur.little_endian());
+          if (i == 1) geom[e] = io::load<std::int32_t>(p, in.cur.little_endian());
         }
         std::int64_t* row = conn + e * k;
         for (std::size_t i = 0; i < k; ++i, p += 4) {
-          const auto tag = io::load<std::int32_t>(p, in.little);
+          const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
           row[t.to_ours(static_cast<int>(i))] = st.node_index(static_cast<std::uint32_t>(tag), p);
         }
       }
@@ -187,23 +186,15 @@ void read_periodic(ReadState& st) {
   st.require_nodes("Periodic");
   auto& cur = in.cur;  // ASCII in binary files too
   const auto nlinks = cur.number<std::uint64_t>("number of periodic links");
-  in.need(nlinks, 8, "periodic links");
+  in.cur.need(nlinks, 8, "periodic links");
   for (std::uint64_t l = 0; l < nlinks; ++l) {
     PeriodicLink link;
     link.dim = cur.number<int>("entity dimension");
     link.tag = cur.number<int>("entity tag");
     link.master_tag = cur.number<int>("master entity tag");
-    cur.skip_space();
-    if (cur.rest().substr(0, 6) == "Affine") {
-      cur.token();
-      cur.skip_blank();
-      while (!cur.at_end() && *cur.ptr() != '\n') {
-        link.affine.push_back(cur.number<double>("affine value"));
-        cur.skip_blank();
-      }
-    }
+    in.affine_line(link);
     const auto npairs = cur.number<std::uint64_t>("number of corresponding nodes");
-    in.need(npairs, 4, "corresponding nodes");
+    in.cur.need(npairs, 4, "corresponding nodes");
     link.node_pairs = NDArray::uninit(DType::int64, {static_cast<std::size_t>(npairs), 2});
     std::int64_t* o = link.node_pairs.data<std::int64_t>();
     for (std::uint64_t i = 0; i < 2 * npairs; ++i) {
@@ -235,9 +226,9 @@ Mesh read22(ReadState& st) {
 // Writer
 
 void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt) {
-  const WritePlan plan = plan_write(mesh, false);
+  const WritePlan plan = plan_write(mesh, false, path);
   if (mesh.num_points() >= 0x7fffffffu || mesh.num_cells() >= 0x7fffffffu)
-    throw WriteError(error_message(kFormat, path, {}, "MSH 2.2 numbers nodes and elements with 32-bit integers; use fmt_version=4.1"));
+    throw write_error(kFormat, path, "MSH 2.2 numbers nodes and elements with 32-bit integers; use fmt_version=4.1");
   Out out(path, opt);
   write_header(out, "2.2");
   write_physical_names(out, plan);
@@ -273,29 +264,19 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
       out.put<std::int32_t>(static_cast<std::int32_t>(m));
       out.put<std::int32_t>(2);
     }
-    const NDArray& conn = mesh.cells[b].connectivity;
-    visit_dtype(conn.dtype(), [&](auto tv) {
-      using T = decltype(tv);
-      if constexpr (std::is_floating_point_v<T>) return;
-      else {
-        const T* c = static_cast<const T*>(conn.raw());
-        std::int32_t row[3 + 1000];
-        for (std::size_t e = 0; e < m; ++e) {
-          const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
-          // One physical tag per element in MSH 2.2: the entity's first group.
-          row[0] = static_cast<std::int32_t>(number++);
-          row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
-          row[2] = ent.tag;
-          const T* r = c + e * k;
-          for (std::size_t i = 0; i < k; ++i) row[3 + i] = static_cast<std::int32_t>(r[t.to_ours(static_cast<int>(i))] + 1);
-          if (out.binary) {
-            out.bytes(row, 4 * (3 + k));
-          } else {
-            out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
-            for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
-            out.w.ch('\n');
-          }
-        }
+    std::int32_t row[3 + 1000];
+    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+      const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
+      // One physical tag per element in MSH 2.2: the entity's first group.
+      row[0] = static_cast<std::int32_t>(number++);
+      row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
+      row[2] = ent.tag;
+      if (out.binary) {
+        out.bytes(row, 4 * (3 + k));
+      } else {
+        out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
+        for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
+        out.w.ch('\n');
       }
     });
   }

@@ -115,15 +115,26 @@ void Input::end_section(std::string_view name) {
   cur.skip_space();
   const std::string want = std::string("$End").append(name);
   const char* at = cur.ptr();
-  std::string_view l = io::TextCursor::trim(cur.line());
+  std::string_view l = io::Cursor::trim(cur.line());
   if (l != want) cur.fail_expected(want, at);
+}
+
+void Input::affine_line(PeriodicLink& link) {
+  cur.skip_space();
+  if (!cur.starts_with("Affine")) return;
+  cur.token();
+  cur.skip_blank();
+  while (!cur.at_end() && *cur.ptr() != '\n') {
+    link.affine.push_back(cur.number<double>("affine value"));
+    cur.skip_blank();
+  }
 }
 
 void Input::skip_section(std::string_view name) {
   const std::string want = std::string("$End").append(name);
   for (;;) {
     if (cur.at_end()) fail(std::string("section $").append(name) + " is not closed by " + want);
-    std::string_view l = io::TextCursor::trim(cur.line());
+    std::string_view l = io::Cursor::trim(cur.line());
     if (l == want) return;
   }
 }
@@ -181,14 +192,14 @@ std::int64_t ElementTags::find(std::uint64_t tag) const {
 void ReadState::read_physical_names() {
   // numPhysicalNames(ASCII int); dimension(ASCII int) physicalTag(ASCII int) "name"
   // (ASCII in binary files too).
-  auto count = in.ascii<std::uint64_t>("number of physical names");
-  in.need(count, 6, "physical names");
+  auto count = in.cur.number<std::uint64_t>("number of physical names");
+  in.cur.need(count, 6, "physical names");
   for (std::uint64_t i = 0; i < count; ++i) {
-    int dim = in.ascii<int>("physical name dimension");
-    int tag = in.ascii<int>("physical name tag");
+    int dim = in.cur.number<int>("physical name dimension");
+    int tag = in.cur.number<int>("physical name tag");
     in.cur.skip_blank();
     const char* at = in.cur.ptr();
-    std::string_view l = io::TextCursor::trim(in.cur.line());
+    std::string_view l = io::Cursor::trim(in.cur.line());
     if (l.size() < 2 || l.front() != '"' || l.back() != '"') in.cur.fail_expected("a quoted physical name", at);
     names.push_back({{dim, tag}, std::string(l.substr(1, l.size() - 2))});
   }
@@ -203,24 +214,24 @@ void ReadState::read_data(std::string_view section) {
 
   // String tags (the first one names the view), real tags (time), integer tags
   // (time step, number of components, number of entities[, partition]).
-  auto nstrings = in.ascii<std::uint64_t>("number of string tags");
-  in.need(nstrings, 2, "string tags");
+  auto nstrings = in.cur.number<std::uint64_t>("number of string tags");
+  in.cur.need(nstrings, 2, "string tags");
   std::string name;
   for (std::uint64_t i = 0; i < nstrings; ++i) {
     in.cur.skip_space();
-    std::string_view l = io::TextCursor::trim(in.cur.line());
+    std::string_view l = io::Cursor::trim(in.cur.line());
     if (l.size() >= 2 && l.front() == '"' && l.back() == '"') l = l.substr(1, l.size() - 2);
     if (i == 0) name = std::string(l);
   }
-  auto nreals = in.ascii<std::uint64_t>("number of real tags");
-  in.need(nreals, 2, "real tags");
-  for (std::uint64_t i = 0; i < nreals; ++i) in.ascii<double>("real tag");
-  auto nints = in.ascii<std::uint64_t>("number of integer tags");
-  in.need(nints, 2, "integer tags");
+  auto nreals = in.cur.number<std::uint64_t>("number of real tags");
+  in.cur.need(nreals, 2, "real tags");
+  for (std::uint64_t i = 0; i < nreals; ++i) in.cur.number<double>("real tag");
+  auto nints = in.cur.number<std::uint64_t>("number of integer tags");
+  in.cur.need(nints, 2, "integer tags");
   if (nints < 3) in.fail(std::string("$").append(section) + ": expected at least 3 integer tags, found " + std::to_string(nints));
   std::int64_t ints[3] = {0, 0, 0};
   for (std::uint64_t i = 0; i < nints; ++i) {
-    auto v = in.ascii<std::int64_t>("integer tag");
+    auto v = in.cur.number<std::int64_t>("integer tag");
     if (i < 3) ints[i] = v;
   }
   if (nstrings == 0) name = "data";
@@ -231,10 +242,10 @@ void ReadState::read_data(std::string_view section) {
   const auto ni = static_cast<std::uint64_t>(nitems);
   if (in.binary) {
     // Binary rows follow a single newline after the last integer tag.
-    if (!in.cur.at_end() && *in.cur.ptr() == '\r') in.take(1, "newline");
-    if (!in.cur.at_end() && *in.cur.ptr() == '\n') in.take(1, "newline");
+    if (!in.cur.at_end() && *in.cur.ptr() == '\r') in.cur.take(1, "newline");
+    if (!in.cur.at_end() && *in.cur.ptr() == '\n') in.cur.take(1, "newline");
   }
-  in.need(ni, in.binary ? 4 + 8 * nc : 2 * (1 + nc), "data rows");
+  in.cur.need(ni, in.binary ? 4 + 8 * nc : 2 * (1 + nc), "data rows");
   const double nan = std::numeric_limits<double>::quiet_NaN();
 
   if (node_data) {
@@ -332,8 +343,8 @@ Mesh ReadState::finish() {
       geom[b] = NDArray::uninit(DType::int64, {n});
       std::fill(geom[b].data<std::int64_t>(), geom[b].data<std::int64_t>() + n, block_entity[b]);
       if (tags) {
-        // An entity may list a physical tag twice (issue 9, a fuzz finding): count each tag
-        // once, as the fill below does, or the region keeps uninitialised entries.
+        // An entity may list a physical tag twice: count each tag once, as the fill below
+        // does, or the region would keep uninitialised entries.
         std::vector<int> unique_tags(*tags);
         std::sort(unique_tags.begin(), unique_tags.end());
         unique_tags.erase(std::unique(unique_tags.begin(), unique_tags.end()), unique_tags.end());
@@ -395,13 +406,13 @@ bool is_tag_data(const std::string& name) {
   return name == "gmsh:physical" || name == "gmsh:geometrical" || name == "gmsh:dim_tags" || name == "cell_tags";
 }
 
-std::size_t data_components(const NDArray& a, const std::string& name) {
+std::size_t data_components(const NDArray& a, const std::string& name, const std::string& path) {
   std::size_t nc = 0;
   if (a.ndim() == 1) nc = 1;
   else if (a.ndim() == 2) nc = a.dim(1);
   else if (a.ndim() == 3 && a.dim(1) == 3 && a.dim(2) == 3) nc = 9;
   if (nc != 1 && nc != 3 && nc != 9)
-    throw WriteError(error_message(kFormat, "", {}, "data '" + name + "': Gmsh stores 1, 3 or 9 components per row"));
+    throw write_error(kFormat, path, "data '" + name + "': Gmsh stores 1, 3 or 9 components per row");
   return nc;
 }
 
@@ -420,20 +431,20 @@ bool uniform(const NDArray& a, std::size_t n) {
 
 }  // namespace
 
-WritePlan plan_write(const Mesh& mesh, bool with_entities) {
+WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& path) {
   WritePlan plan;
   const std::size_t nb = mesh.cells.size();
   plan.blocks.resize(nb);
   for (std::size_t b = 0; b < nb; ++b) {
     const CellBlock& c = mesh.cells[b];
     const ElementType* t = c.ragged ? nullptr : element_type(c.type);
-    if (!t) throw WriteError(error_message(kFormat, "", {}, "cell type '" + c.type + "' has no Gmsh element type"));
+    if (!t) throw write_error(kFormat, path, "cell type '" + c.type + "' has no Gmsh element type");
     plan.blocks[b].type = t;
   }
   auto tag_list = [&](const char* key) -> const std::vector<NDArray>* {
     auto it = mesh.cell_data.find(key);
     if (it == mesh.cell_data.end()) return nullptr;
-    if (it->second.size() != nb) throw WriteError(error_message(kFormat, "", {}, std::string(key) + ": expected one array per block"));
+    if (it->second.size() != nb) throw write_error(kFormat, path, std::string(key) + ": expected one array per block");
     return &it->second;
   };
   const std::vector<NDArray>* phys = tag_list("gmsh:physical");
@@ -589,7 +600,7 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities) {
       const auto u = static_cast<std::size_t>(i), v = static_cast<std::size_t>(begin);
       if (i < npts && a.value_as_int64(2 * u) == a.value_as_int64(2 * v) && a.value_as_int64(2 * u + 1) == a.value_as_int64(2 * v + 1)) continue;
       const auto d = a.value_as_int64(2 * v), t = a.value_as_int64(2 * v + 1);
-      if (d < 0 || d > 3) throw WriteError(error_message(kFormat, "", {}, "gmsh:dim_tags: entity dimension " + std::to_string(d) + " outside 0..3"));
+      if (d < 0 || d > 3) throw write_error(kFormat, path, "gmsh:dim_tags: entity dimension " + std::to_string(d) + " outside 0..3");
       plan.node_runs.push_back({begin, i, node_entity(static_cast<int>(d), static_cast<int>(t))});
       begin = i;
     }
@@ -641,7 +652,7 @@ void write_physical_names(Out& out, const WritePlan& plan) {
   out.w.str("$PhysicalNames\n").integer(plan.physical_names.size()).ch('\n');
   for (const auto& [key, name] : plan.physical_names) {
     if (name.find('"') != std::string::npos || name.find('\n') != std::string::npos)
-      throw WriteError(error_message(kFormat, out.file.path(), {}, "physical name '" + name + "' contains a quote or newline"));
+      throw write_error(kFormat, out.file.path(), "physical name '" + name + "' contains a quote or newline");
     out.w.integer(key.first).ch(' ').integer(key.second).str(" \"").str(name).str("\"\n");
   }
   out.w.str("$EndPhysicalNames\n");
@@ -652,8 +663,8 @@ namespace {
 void write_data_section(Out& out, std::string_view section, const std::string& name, const NDArray& a,
                         std::size_t row0) {
   if (name.find('"') != std::string::npos || name.find('\n') != std::string::npos)
-    throw WriteError(error_message(kFormat, out.file.path(), {}, "data name '" + name + "' contains a quote or newline"));
-  const std::size_t nc = data_components(a, name);
+    throw write_error(kFormat, out.file.path(), "data name '" + name + "' contains a quote or newline");
+  const std::size_t nc = data_components(a, name, out.file.path());
   const std::size_t n = a.dim(0);
   out.w.ch('$').str(section).str("\n1\n\"").str(name).str("\"\n1\n0.0\n3\n0\n").integer(nc).ch('\n').integer(n).ch('\n');
   visit_dtype(a.dtype(), [&](auto t) {
@@ -680,7 +691,7 @@ void write_data_section(Out& out, std::string_view section, const std::string& n
 void write_data_sections(Out& out, const Mesh& mesh) {
   if (mesh.num_points() > 0x7fffffffu || mesh.num_cells() > 0x7fffffffu)
     if (!mesh.point_data.empty() || !mesh.cell_data.empty())
-      throw WriteError(error_message(kFormat, out.file.path(), {}, "data rows are tagged with 32-bit integers; too many rows"));
+      throw write_error(kFormat, out.file.path(), "data rows are tagged with 32-bit integers; too many rows");
   for (const auto& [name, a] : mesh.point_data)
     if (!is_tag_data(name)) write_data_section(out, "NodeData", name, a, 0);
   const auto bases = block_bases(mesh.cells);
@@ -689,8 +700,8 @@ void write_data_sections(Out& out, const Mesh& mesh) {
     // One $ElementData per name: rows of every block, tagged with their element tags.
     std::size_t nc = 0;
     for (const auto& a : list) {
-      std::size_t c = data_components(a, name);
-      if (nc && c != nc) throw WriteError(error_message(kFormat, out.file.path(), {}, "cell data '" + name + "': blocks differ in components"));
+      std::size_t c = data_components(a, name, out.file.path());
+      if (nc && c != nc) throw write_error(kFormat, out.file.path(), "cell data '" + name + "': blocks differ in components");
       nc = c;
     }
     if (list.empty()) continue;
@@ -709,7 +720,7 @@ std::string ReadState::next_section() {
   in.cur.skip_space();
   if (in.cur.at_end()) return {};
   const char* at = in.cur.ptr();
-  std::string_view l = io::TextCursor::trim(in.cur.line());
+  std::string_view l = io::Cursor::trim(in.cur.line());
   if (l.size() < 2 || l.front() != '$' || l.substr(0, 4) == "$End") in.cur.fail_expected("a section header such as $Nodes", at);
   return std::string(l.substr(1));
 }

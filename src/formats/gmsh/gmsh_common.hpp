@@ -1,9 +1,9 @@
 // meshio++ formats, Gmsh MSH: pieces shared by the per-version readers and writers.
 //
 //   * the element-type table (Gmsh type id <-> meshio name, node count, node permutation);
-//   * Input: one cursor over the mapped file that reads ASCII or binary values of the
-//     widths the format declares, in either byte order, and checks every declared count
-//     against the bytes left before anything is allocated;
+//   * Input: Gmsh's layer over io::Cursor (file-type, data-size, sections); the cursor
+//     does the bounds, byte order and errors, and checks every declared count against the
+//     bytes left before anything is allocated;
 //   * NodeMap: sparse, unordered node tags -> 0-based point indices;
 //   * ReadState: what every version collects ($PhysicalNames, entity physical tags, per
 //     block tags, data sections) and the one place that turns it into a Mesh in meshio's
@@ -17,12 +17,14 @@
 // trusted before it is compared with the bytes that remain.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,85 +58,59 @@ const ElementType* element_type(std::string_view name);
 // ---------------------------------------------------------------------------------------
 // Reading
 
+// Gmsh's own layer over io::Cursor: the file-type (ASCII or binary) and data-size declared
+// in $MeshFormat, values read in that encoding, and sections. Bounds, byte order, typed
+// loads and errors are the cursor's.
 class Input {
  public:
-  Input(std::string_view text, std::string_view path) : cur(text, kFormat, path), path_(path) {}
+  Input(std::string_view text, std::string_view path, unsigned threads) : cur(text, kFormat, path), threads(threads) {}
 
-  io::TextCursor cur;
+  io::Cursor cur;
   bool binary = false;
-  bool little = true;        // byte order of binary values
-  int size_bytes = 8;        // data-size: width of size_t values in binary 4.x
-  std::string_view path() const { return path_; }
-
-  std::size_t left() const { return static_cast<std::size_t>(cur.end() - cur.ptr()); }
+  int size_bytes = 8;    // data-size: width of size_t values in binary 4.x
+  unsigned threads = 1;  // the `threads` option (OptionReader::threads)
 
   [[noreturn]] void fail(std::string_view what) const { cur.fail(what); }
-  [[noreturn]] void fail_expected(std::string_view what) const { cur.fail_expected(what, cur.ptr()); }
 
-  // A declared `count` of items, each at least `min_bytes` long, must fit in what is left.
-  void need(std::uint64_t count, std::size_t min_bytes, std::string_view what) const {
-    if (min_bytes != 0 && count > left() / min_bytes)
-      fail("declared " + std::to_string(count) + " " + std::string(what) + " but only " + std::to_string(left()) +
-           " bytes remain");
-  }
   // Bytes a value takes at least: binary width, or one digit plus a separator.
   std::size_t min_bytes(std::size_t width) const { return binary ? width : 2; }
 
-  // Binary: `n` raw bytes must remain.
-  const char* take(std::size_t n, std::string_view what) {
-    if (left() < n) fail(std::string("truncated ") + std::string(what) + ": expected " + std::to_string(n) + " bytes, found " + std::to_string(left()));
-    const char* p = cur.ptr();
-    cur.seek(cur.offset() + n);
-    return p;
-  }
-  template <class T> T load(std::string_view what) { return io::load<T>(take(sizeof(T), what), little); }
-
   // Values in the file's encoding: ASCII tokens or binary of the given width.
   std::int32_t int32(std::string_view what) {
-    return binary ? load<std::int32_t>(what) : cur.number<std::int32_t>(what);
+    return binary ? cur.load<std::int32_t>(what) : cur.number<std::int32_t>(what);
   }
-  double real(std::string_view what) { return binary ? load<double>(what) : cur.number<double>(what); }
+  double real(std::string_view what) { return binary ? cur.load<double>(what) : cur.number<double>(what); }
   // size_t of data-size bytes (4.1), or unsigned long (4.0).
   std::uint64_t size(std::string_view what) {
     if (!binary) return cur.number<std::uint64_t>(what);
-    if (size_bytes == 4) return load<std::uint32_t>(what);
-    return load<std::uint64_t>(what);
+    if (size_bytes == 4) return cur.load<std::uint32_t>(what);
+    return cur.load<std::uint64_t>(what);
   }
   std::int64_t ssize(std::string_view what) {  // signed long (4.0 $Periodic)
     if (!binary) return cur.number<std::int64_t>(what);
-    if (size_bytes == 4) return load<std::int32_t>(what);
-    return load<std::int64_t>(what);
+    if (size_bytes == 4) return cur.load<std::int32_t>(what);
+    return cur.load<std::int64_t>(what);
   }
   // Reads `n` values of `what` and discards them (bounding boxes, parametric coordinates).
   void skip_reals(std::size_t n, std::string_view what) {
-    if (binary) { take(8 * n, what); return; }
+    if (binary) { cur.take(8 * n, what); return; }
     for (std::size_t i = 0; i < n; ++i) cur.number<double>(what);
   }
+  // An optional ASCII line "Affine v..." of a periodic link (2.2, and 4.0 ASCII).
+  void affine_line(PeriodicLink& link);
 
   // After a section's data: whitespace, then "$End<name>" on its own line.
   void end_section(std::string_view name);
   // Skips an unknown section: "Any section with an unrecognized header is simply ignored".
   void skip_section(std::string_view name);
-  // A plain ASCII integer on its own (headers of data sections, 2.2 counts).
-  template <class T> T ascii(std::string_view what) { return cur.number<T>(what); }
-
- private:
-  std::string path_;
 };
 
-// The hot-loop integer parser of the ASCII element / node-tag lists: whitespace, then up
-// to 19 decimal digits ending at whitespace or the end. Inlined digit loop: libstdc++'s
-// from_chars is an out-of-line call that costs more than the parse of a short tag.
-// Returns false (with `p` at the token) when the token is not such a number.
-inline bool fast_uint(const char*& p, const char* end, std::uint64_t& out) {
-  while (p != end && io::is_space(*p)) ++p;
-  const char* q = p;
-  std::uint64_t v = 0;
-  while (q != end && static_cast<unsigned char>(*q - '0') < 10 && q - p < 19) v = v * 10 + static_cast<unsigned>(*q++ - '0');
-  if (q == p || (q != end && !io::is_space(*q))) return false;
-  out = v;
-  p = q;
-  return true;
+// Element blocks at least this long are parsed on several threads; row_chunks() is how
+// many pieces a block of `rows` is cut into for `threads` (1: parsed in order). The result
+// never depends on it.
+inline constexpr std::size_t kParallelRows = 1 << 15;
+inline std::size_t row_chunks(std::size_t rows, unsigned threads) {
+  return rows >= kParallelRows ? std::min<std::size_t>(std::max(threads, 1u), 8) : 1;
 }
 
 // Node tags (sparse, any order) -> 0-based indices: a dense table when the tags are
@@ -232,7 +208,8 @@ struct ReadState {
   Mesh finish();
 };
 
-// Reads the body of the file after $MeshFormat, one function per version.
+// Reads the body of the file after $MeshFormat: 2.2 (gmsh22.cpp), 4.0 and 4.1 (one reader
+// with a layout per version, gmsh4_read.cpp).
 Mesh read22(ReadState& st);
 Mesh read40(ReadState& st);
 Mesh read41(ReadState& st);
@@ -270,7 +247,8 @@ struct WritePlan {
 };
 
 // `with_entities`: also compute entity boxes and node runs (4.1).
-WritePlan plan_write(const Mesh& mesh, bool with_entities);
+// Errors name `path`, the file about to be written.
+WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& path);
 void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
 void write41(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
 
@@ -284,10 +262,31 @@ class Out {
   io::TextWriter w;
   bool binary;
   io::FloatFormat ff;
-  template <class T> void put(T v) { w.str(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
-  void bytes(const void* p, std::size_t n) { w.str(std::string_view(static_cast<const char*>(p), n)); }
+  template <class T> void put(T v) { w.bytes(&v, sizeof v); }
+  void bytes(const void* p, std::size_t n) { w.bytes(p, n); }
   void commit() { w.flush(); file.commit(); }
 };
+
+// The element rows of both writers: for the j-th of `m` cells of a block (local cell
+// cells[j], or j when `cells` is empty) fills nodes[0..k) with the 1-based node tags in
+// Gmsh's node order, then calls emit(j, local).
+template <class Tag, class Emit>
+void element_rows(const NDArray& conn, const ElementType& t, std::size_t m, const std::vector<std::int64_t>& cells,
+                  Tag* nodes, Emit&& emit) {
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  visit_dtype(conn.dtype(), [&](auto tv) {
+    using T = decltype(tv);
+    if constexpr (!std::is_floating_point_v<T>) {
+      const T* c = static_cast<const T*>(conn.raw());
+      for (std::size_t j = 0; j < m; ++j) {
+        const auto local = cells.empty() ? j : static_cast<std::size_t>(cells[j]);
+        const T* r = c + local * k;
+        for (std::size_t i = 0; i < k; ++i) nodes[i] = static_cast<Tag>(r[t.to_ours(static_cast<int>(i))]) + 1;
+        emit(j, local);
+      }
+    }
+  });
+}
 
 // Sections both writers share: $MeshFormat, $PhysicalNames, $NodeData / $ElementData
 // (int32 tag + doubles per binary row in every version).
@@ -295,8 +294,8 @@ void write_header(Out& out, std::string_view version);
 void write_physical_names(Out& out, const WritePlan& plan);
 void write_data_sections(Out& out, const Mesh& mesh);
 
-// Data components Gmsh accepts (1, 3 or 9); throws WriteError naming the array.
-std::size_t data_components(const NDArray& a, const std::string& name);
+// Data components Gmsh accepts (1, 3 or 9); throws WriteError naming the file and array.
+std::size_t data_components(const NDArray& a, const std::string& name, const std::string& path);
 // The point_data / cell_data arrays written as $NodeData / $ElementData (not the tags).
 bool is_tag_data(const std::string& name);
 

@@ -16,7 +16,6 @@
 #include <map>
 #include <optional>
 
-#include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
 #include "core/io/cursor.hpp"
 #include "formats/vtk/vtk_internal.hpp"
@@ -33,17 +32,14 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && io::is_space(line[i])) ++i;
-    const std::size_t b = i;
-    while (i < line.size() && !io::is_space(line[i])) ++i;
-    if (i > b) out.push_back(line.substr(b, i - b));
-  }
-  return out;
-}
+// The words of one keyword line (no header line of the format has more than five).
+struct Words {
+  std::array<std::string_view, 8> w;
+  std::size_t n = 0;
+  std::size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  std::string_view operator[](std::size_t i) const { return w[i]; }
+};
 
 // VTK escapes special characters in names as %XX.
 std::string decode_name(std::string_view s) {
@@ -85,17 +81,19 @@ struct Section {
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "vtk"), cur_(file_.text(), "vtk", path) {}
+  explicit Reader(const std::string& path) : file_(path, "vtk"), cur_(file_.text(), "vtk", path) {
+    cur_.set_little_endian(false);  // legacy VTK binary data is big-endian
+  }
 
   Mesh read() {
     const std::string_view first = cur_.line();
     if (first.rfind("# vtk DataFile Version", 0) != 0)
       cur_.fail_at(expected_found("'# vtk DataFile Version x.x'", first), file_.data());
-    std::string_view ver = io::TextCursor::trim(first.substr(22));
+    std::string_view ver = io::Cursor::trim(first.substr(22));
     version51_ = ver == "5.1";
     cur_.line();  // title
     const char* at = cur_.ptr();
-    const std::string kind = upper(io::TextCursor::trim(cur_.line()));
+    const std::string kind = upper(io::Cursor::trim(cur_.line()));
     if (kind == "ASCII") binary_ = false;
     else if (kind == "BINARY") binary_ = true;
     else cur_.fail_expected("ASCII or BINARY", at);
@@ -104,7 +102,7 @@ class Reader {
       cur_.skip_space();
       if (cur_.at_end()) break;
       line_at_ = cur_.ptr();
-      const auto words = split(cur_.line());
+      const Words words = line_words();
       if (words.empty()) continue;
       const std::string key = upper(words[0]);
       if (key == "DATASET") {
@@ -116,7 +114,7 @@ class Reader {
       } else if (key == "POINTS") {
         need(words, 3);
         const std::size_t n = count(words[1]);
-        points_ = values(dtype(words[2]), checked_mul(n, 3, "POINTS")).reshaped({n, 3});
+        points_ = values(dtype(words[2]), mul(n, 3, "POINTS")).reshaped({n, 3});
         if (!dtype_is_float(points_.dtype())) points_ = points_.as_dtype(DType::float64);
       } else if (key == "CELLS") {
         need(words, 3);
@@ -167,15 +165,16 @@ class Reader {
 
  private:
   [[noreturn]] void fail_line(const std::string& what) const { cur_.fail_at(what, line_at_); }
-  void need(const std::vector<std::string_view>& w, std::size_t n) const {
+  Words line_words() {
+    Words out;
+    out.n = cur_.words(out.w.data(), out.w.size());
+    return out;
+  }
+  void need(const Words& w, std::size_t n) const {
     if (w.size() < n) fail_line(std::string(w[0]) + " needs " + std::to_string(n - 1) + " values on its line");
   }
-  std::size_t count(std::string_view s) const {
-    std::int64_t v = 0;
-    const char* e = io::parse_number(s.data(), s.data() + s.size(), v);
-    if (!e || e != s.data() + s.size() || v < 0 || v > (std::int64_t(1) << 48)) fail_line(expected_found("a count", s));
-    return static_cast<std::size_t>(v);
-  }
+  std::size_t mul(std::size_t a, std::size_t b, const char* what) const { return cur_.product(a, b, what, line_at_); }
+  std::size_t count(std::string_view s) const { return static_cast<std::size_t>(cur_.count(s, "a count", line_at_)); }
   double real(std::string_view s) const {
     double v = 0;
     const char* e = io::parse_number(s.data(), s.data() + s.size(), v);
@@ -190,41 +189,18 @@ class Reader {
 
   // `n` values of `dt`: ASCII numbers, or big-endian binary right after the header line.
   NDArray values(DType dt, std::size_t n) {
-    const std::size_t w = dtype_size(dt);
-    if (binary_) {
-      const std::size_t left = static_cast<std::size_t>(cur_.end() - cur_.ptr());
-      if (n > left / w)
-        cur_.fail_at("binary data of " + std::to_string(n) + " values (" + std::to_string(n * w) + " bytes) is cut short: " +
-                         std::to_string(left) + " bytes are left", cur_.ptr());
-      NDArray out = NDArray::uninit(dt, {n});
-      if (n) std::memcpy(out.raw(), cur_.ptr(), n * w);
-      if (io::host_is_little_endian() && w > 1) io::byteswap_inplace(out.raw(), n, w);
-      cur_.seek(cur_.offset() + n * w);
-      return out;
-    }
-    // ASCII: each value takes at least 2 bytes (digit + separator), except the last.
-    const std::size_t left = static_cast<std::size_t>(cur_.end() - cur_.ptr());
-    if (n > left / 2 + 1)
-      cur_.fail_at(std::to_string(n) + " values declared, the " + std::to_string(left) + " bytes left cannot hold them", cur_.ptr());
+    if (binary_) cur_.need(n, dtype_size(dt), "binary values");
+    else cur_.need_values(n, "values");
     NDArray out = NDArray::uninit(dt, {n});
     visit_dtype(dt, [&](auto tag) {
       using T = decltype(tag);
-      T* p = out.data<T>();
-      for (std::size_t i = 0; i < n; ++i) {
-        cur_.skip_space();
-        if (cur_.at_end()) cur_.fail("the file ends after " + std::to_string(i) + " of " + std::to_string(n) + " values");
-        if constexpr (sizeof(T) == 1) {
-          const int v = cur_.number<int>("a number");
-          p[i] = static_cast<T>(v);
-        } else {
-          p[i] = cur_.number<T>("a number");
-        }
-      }
+      if (binary_) cur_.read_array(out.data<T>(), n, "binary values");
+      else cur_.text_values(out.data<T>(), n, "values");
     });
     return out;
   }
 
-  Section read_cell_section(const std::vector<std::string_view>& words) {
+  Section read_cell_section(const Words& words) {
     Section s;
     const std::size_t n = count(words[1]);
     const std::size_t size = count(words[2]);
@@ -233,7 +209,7 @@ class Reader {
       auto sub = [&](const char* name, std::size_t m) {
         cur_.skip_space();
         line_at_ = cur_.ptr();
-        const auto w = split(cur_.line());
+        const Words w = line_words();
         if (w.size() < 2 || upper(w[0]) != name) cur_.fail_expected(std::string(name) + " <type>", line_at_);
         NDArray a = values(dtype(w[1]), m);
         if (dtype_is_float(a.dtype())) fail_line(std::string(name) + " must be integers");
@@ -258,7 +234,7 @@ class Reader {
       if (q >= size) fail_line("CELLS: the values end inside cell " + std::to_string(i));
       const std::int64_t m = r[q++];
       // The nodes left for this cell: the values left minus one count per later cell (the
-      // connectivity holds size - n values; issue 9, a fuzz finding, overran it).
+      // connectivity holds size - n values).
       const std::size_t room = size - q - (n - 1 - i);
       if (m < 0 || static_cast<std::size_t>(m) > room)
         fail_line("CELLS: cell " + std::to_string(i) + " declares " + std::to_string(m) + " nodes, " + std::to_string(room) + " values are left for its nodes");
@@ -271,15 +247,11 @@ class Reader {
     return s;
   }
 
-  void add_data(std::map<std::string, NDArray>& dst, const std::string& name, NDArray a) {
-    dst[name] = std::move(a);
-  }
-
-  void read_attribute(const std::string& key, const std::vector<std::string_view>& w) {
+  void read_attribute(const std::string& key, const Words& w) {
     if (key == "LOOKUP_TABLE") {  // a standalone table: size RGBA entries
       need(w, 3);
       const std::size_t n = count(w[2]);
-      values(binary_ ? DType::uint8 : DType::float32, checked_mul(n, 4, "LOOKUP_TABLE"));
+      values(binary_ ? DType::uint8 : DType::float32, mul(n, 4, "LOOKUP_TABLE"));
       return;
     }
     if (!active_) fail_line(key + " outside POINT_DATA / CELL_DATA");
@@ -288,8 +260,8 @@ class Reader {
     const std::string name = decode_name(w[1]);
     if (key == "COLOR_SCALARS") {
       const std::size_t nv = count(w[2]);
-      NDArray a = values(binary_ ? DType::uint8 : DType::float32, checked_mul(n, nv, "COLOR_SCALARS"));
-      add_data(*active_, name, nv == 1 ? a : a.reshaped({n, nv}));
+      NDArray a = values(binary_ ? DType::uint8 : DType::float32, mul(n, nv, "COLOR_SCALARS"));
+      (*active_)[name] = nv == 1 ? a : a.reshaped({n, nv});
       return;
     }
     const DType dt = dtype(w[2]);
@@ -300,22 +272,20 @@ class Reader {
       // An optional "LOOKUP_TABLE name" line.
       const std::size_t save = cur_.offset();
       cur_.skip_space();
-      const char* lt = cur_.ptr();
-      const auto w2 = split(cur_.line());
-      (void)lt;
+      const Words w2 = line_words();
       if (w2.empty() || upper(w2[0]) != "LOOKUP_TABLE") cur_.seek(save);
-      NDArray a = values(dt, checked_mul(n, nc, "SCALARS"));
-      add_data(*active_, name, nc == 1 ? a : a.reshaped({n, nc}));
+      NDArray a = values(dt, mul(n, nc, "SCALARS"));
+      (*active_)[name] = nc == 1 ? a : a.reshaped({n, nc});
     } else if (key == "VECTORS" || key == "NORMALS") {
-      add_data(*active_, name, values(dt, checked_mul(n, 3, key.c_str())).reshaped({n, 3}));
+      (*active_)[name] = values(dt, mul(n, 3, key.c_str())).reshaped({n, 3});
     } else if (key == "TENSORS") {
-      add_data(*active_, name, values(dt, checked_mul(n, 9, "TENSORS")).reshaped({n, 3, 3}));
+      (*active_)[name] = values(dt, mul(n, 9, "TENSORS")).reshaped({n, 3, 3});
     } else {  // TEXTURE_COORDINATES name dim type
       need(w, 4);
       const std::size_t d = count(w[2]);
       const DType dt2 = dtype(w[3]);
-      NDArray a = values(dt2, checked_mul(n, d, "TEXTURE_COORDINATES"));
-      add_data(*active_, name, d == 1 ? a : a.reshaped({n, d}));
+      NDArray a = values(dt2, mul(n, d, "TEXTURE_COORDINATES"));
+      (*active_)[name] = d == 1 ? a : a.reshaped({n, d});
     }
   }
 
@@ -323,7 +293,7 @@ class Reader {
     // Lines up to the first blank one.
     for (;;) {
       if (cur_.at_end()) return;
-      if (io::TextCursor::trim(cur_.line()).empty()) return;
+      if (io::Cursor::trim(cur_.line()).empty()) return;
     }
   }
 
@@ -331,12 +301,12 @@ class Reader {
     for (std::size_t i = 0; i < narrays; ++i) {
       cur_.skip_space();
       line_at_ = cur_.ptr();
-      auto w = split(cur_.line());
+      Words w = line_words();
       if (!w.empty() && upper(w[0]) == "METADATA") {
         skip_metadata();
         cur_.skip_space();
         line_at_ = cur_.ptr();
-        w = split(cur_.line());
+        w = line_words();
       }
       if (w.size() < 4) cur_.fail_expected("a FIELD array line 'name components tuples type'", line_at_);
       const std::string name = decode_name(w[0]);
@@ -344,15 +314,13 @@ class Reader {
       if (nc == 0) fail_line("FIELD array '" + name + "' has 0 components");
       if (check && nt != expected_tuples)
         fail_line("FIELD array '" + name + "': " + expected_found(std::to_string(expected_tuples) + " tuples", std::string(w[2])));
-      NDArray a = values(dtype(w[3]), checked_mul(nc, nt, "FIELD array"));
+      NDArray a = values(dtype(w[3]), mul(nc, nt, "FIELD array"));
       dst[name] = nc == 1 ? a : a.reshaped({nt, nc});
       // Optional per-array METADATA block.
       const std::size_t save = cur_.offset();
       cur_.skip_space();
-      const char* m = cur_.ptr();
-      const auto w2 = split(cur_.line());
+      const Words w2 = line_words();
       if (!w2.empty() && upper(w2[0]) == "METADATA") {
-        (void)m;
         skip_metadata();
       } else {
         cur_.seek(save);
@@ -465,7 +433,7 @@ class Reader {
   void build_structured() {
     if (!have_dims_) fail_line(dataset_ + " without DIMENSIONS");
     const std::size_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
-    const std::size_t np = checked_mul(checked_mul(nx, ny, "DIMENSIONS"), nz, "DIMENSIONS");
+    const std::size_t np = mul(mul(nx, ny, "DIMENSIONS"), nz, "DIMENSIONS");
     if (dataset_ == "STRUCTURED_GRID") {
       if (points_.dim(0) != np) fail_line("STRUCTURED_GRID: DIMENSIONS give " + std::to_string(np) + " points, POINTS " + std::to_string(points_.dim(0)));
     } else {
@@ -528,7 +496,7 @@ class Reader {
   }
 
   io::FileBytes file_;
-  io::TextCursor cur_;
+  io::Cursor cur_;
   const char* line_at_ = nullptr;
   const char* cells_at_ = nullptr;
   bool binary_ = false, version51_ = false;

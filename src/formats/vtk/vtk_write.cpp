@@ -7,9 +7,8 @@
 // VTK and meshio read it). Names with spaces or '%' are escaped as %XX, as VTK does.
 // Polyhedra are written with their face stream in place of their connectivity, which is
 // what vtkUnstructuredGridWriter writes and vtkUnstructuredGridReader reads.
-#include <cstring>
 
-#include "core/io/byteorder.hpp"
+#include "core/io/array_writer.hpp"
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
 #include "formats/vtk/vtk_internal.hpp"
@@ -56,46 +55,19 @@ std::string encode_name(const std::string& s) {
 
 class Writer {
  public:
-  Writer(io::AtomicFile& f, bool binary, bool v51, io::FloatFormat ff) : f_(f), w_(f), binary_(binary), v51_(v51), ff_(ff) {}
+  Writer(io::AtomicFile& f, bool binary, bool v51, io::FloatFormat ff) : w_(f), binary_(binary), v51_(v51), ff_(ff) {}
 
-  // Values of `a` (all of them, row-major), `per_line` per line in ASCII.
+  // Values of `a` (all of them, row-major): big-endian binary, or ASCII `per_line` per line;
+  // a line break after them either way.
   void data(const NDArray& a, std::size_t per_line) {
-    const std::size_t n = a.size();
     if (binary_) {
-      const std::size_t width = dtype_size(a.dtype());
-      w_.flush();
-      // Big-endian copy in chunks (the source array is never modified).
-      constexpr std::size_t chunk = 1 << 20;
-      std::vector<unsigned char> buf;
-      const auto* src = static_cast<const unsigned char*>(a.raw());
-      for (std::size_t b = 0; b < n * width; b += chunk) {
-        const std::size_t len = std::min(chunk, n * width - b);
-        buf.assign(src + b, src + b + len);
-        if (io::host_is_little_endian() && width > 1) io::byteswap_inplace(buf.data(), len / width, width);
-        f_.write(buf.data(), len);
-      }
+      io::write_binary(w_, a, false);
       w_.ch('\n');
-      return;
+    } else if (a.size() == 0) {
+      w_.ch('\n');
+    } else {
+      io::write_ascii(w_, a, ff_, {per_line, " ", true});
     }
-    visit_dtype(a.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* p = static_cast<const T*>(a.raw());
-      char tmp[400];
-      for (std::size_t i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<T, float>) {
-          auto r = ff_.shortest ? std::to_chars(tmp, tmp + sizeof tmp, p[i]) : std::to_chars(tmp, tmp + sizeof tmp, p[i], ff_.style, ff_.precision);
-          w_.str(std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp)));
-        } else if constexpr (std::is_same_v<T, double>) {
-          w_.real(p[i], ff_);
-        } else if constexpr (sizeof(T) == 1) {
-          w_.integer(static_cast<int>(p[i]));
-        } else {
-          w_.integer(p[i]);
-        }
-        w_.ch((i + 1) % per_line == 0 || i + 1 == n ? '\n' : ' ');
-      }
-    });
-    if (n == 0) w_.ch('\n');
   }
 
   void field(const std::map<std::string, NDArray>& arrays) {
@@ -111,35 +83,10 @@ class Writer {
   io::TextWriter& text() { return w_; }
 
  private:
-  io::AtomicFile& f_;
   io::TextWriter w_;
   bool binary_, v51_;
   io::FloatFormat ff_;
 };
-
-NDArray concat_rows(const std::string& name, const std::vector<NDArray>& list) {
-  if (list.size() == 1) return list[0];
-  DType dt = list.empty() ? DType::float64 : list[0].dtype();
-  bool any_float = false;
-  for (const auto& a : list) any_float = any_float || dtype_is_float(a.dtype());
-  for (const auto& a : list)
-    if (a.dtype() != dt) dt = any_float ? DType::float64 : DType::int64;
-  std::size_t rows = 0;
-  for (const auto& a : list) {
-    if (a.row_size() != list[0].row_size()) throw WriteError("vtk: cell_data['" + name + "']: the blocks' arrays differ in shape");
-    rows += a.dim(0);
-  }
-  NDArray::Shape shape = list.empty() ? NDArray::Shape{0} : list[0].shape();
-  shape[0] = rows;
-  NDArray out = NDArray::uninit(dt, shape);
-  std::size_t at = 0;
-  for (const auto& a : list) {
-    const NDArray c = a.as_dtype(dt);
-    if (c.nbytes()) std::memcpy(static_cast<char*>(out.raw()) + at, c.raw(), c.nbytes());
-    at += c.nbytes();
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -152,7 +99,7 @@ void write_vtk(const std::string& path, const Mesh& mesh, const Options& options
   if (version != "5.1" && version != "4.2")
     throw std::invalid_argument("vtk: option 'fmt_version': expected \"5.1\" or \"4.2\", found '" + version + "'");
   const bool v51 = version == "5.1";
-  const FlatOut flat = flat_from_blocks(mesh.cells, true, "vtk");
+  const FlatOut flat = flat_from_blocks(mesh.cells, true, "vtk", path);
   const std::size_t ncells = flat.types.size();
 
   io::AtomicFile file(path, "vtk");
@@ -162,14 +109,7 @@ void write_vtk(const std::string& path, const Mesh& mesh, const Options& options
   t.str("DATASET UNSTRUCTURED_GRID\n");
 
   // Points, padded to 3 coordinates.
-  NDArray pts = mesh.points;
-  if (pts.dim(1) == 2) {
-    NDArray p3 = NDArray::zeros(pts.dtype(), {pts.dim(0), 3});
-    const std::size_t wd = dtype_size(pts.dtype());
-    for (std::size_t i = 0; i < pts.dim(0); ++i)
-      std::memcpy(static_cast<char*>(p3.raw()) + 3 * wd * i, static_cast<const char*>(pts.raw()) + 2 * wd * i, 2 * wd);
-    pts = p3;
-  }
+  const NDArray pts = points_3d(mesh.points);
   t.str("POINTS ").integer(pts.dim(0)).ch(' ').str(pts.dtype() == DType::float32 ? "float" : "double").ch('\n');
   w.data(pts.dtype() == DType::float32 ? pts : pts.as_dtype(DType::float64), 3);
 
@@ -184,7 +124,7 @@ void write_vtk(const std::string& path, const Mesh& mesh, const Options& options
   } else {
     // 4.2: per cell its node count then its nodes; int32.
     const std::size_t total = ncells + flat.connectivity.size();
-    if (flat.connectivity.size() > 0 && off[ncells] > 0x7fffffff) throw WriteError("vtk: 4.2 cannot hold more than 2^31 connectivity entries");
+    if (flat.connectivity.size() > 0 && off[ncells] > 0x7fffffff) throw write_error("vtk", path, "4.2 cannot hold more than 2^31 connectivity entries");
     t.str("CELLS ").integer(ncells).ch(' ').integer(total).ch('\n');
     if (binary) {
       std::vector<std::int32_t> legacy(total);
@@ -214,7 +154,7 @@ void write_vtk(const std::string& path, const Mesh& mesh, const Options& options
   if (!mesh.cell_data.empty()) {
     t.str("CELL_DATA ").integer(ncells).ch('\n');
     std::map<std::string, NDArray> cd;
-    for (const auto& [name, list] : mesh.cell_data) cd[name] = concat_rows(name, list);
+    for (const auto& [name, list] : mesh.cell_data) cd[name] = concat_cell_data(name, list, "vtk", path);
     w.field(cd);
   }
   t.flush();

@@ -174,12 +174,17 @@ std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>
 }
 
 FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format) {
+  return flat_from_blocks(blocks, legacy_faces, format, "");
+}
+
+FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format,
+                         std::string_view path) {
   FlatOut out;
   std::size_t ncells = 0, nconn = 0;
   for (const auto& b : blocks) {
     ncells += b.size();
     if (b.type.rfind("polyhedron", 0) == 0) {
-      if (!b.ragged) throw WriteError(std::string(format) + ": a polyhedron block must be ragged (faces), found a rectangular one");
+      if (!b.ragged) throw write_error(format, path, "a polyhedron block must be ragged (faces), found a rectangular one");
       out.has_polyhedra = true;
     }
     nconn += b.ragged ? b.indices.size() : b.connectivity.size();
@@ -193,7 +198,7 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
   std::size_t cell = 0;
   for (const auto& b : blocks) {
     const VtkWriteType wt = vtk_type_for(b.type);
-    if (wt.id < 0) throw WriteError(std::string(format) + ": VTK has no cell type for '" + b.type + "'");
+    if (wt.id < 0) throw write_error(format, path, "VTK has no cell type for '" + b.type + "'");
     const std::size_t m = b.size();
     std::fill(out.types.begin() + static_cast<std::ptrdiff_t>(cell), out.types.begin() + static_cast<std::ptrdiff_t>(cell + m),
               static_cast<std::uint8_t>(wt.id));
@@ -247,6 +252,46 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
     for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = static_cast<std::int64_t>(base + (i + 1) * k);
   }
   out.connectivity = NDArray::from_vector(conn);
+  return out;
+}
+
+}  // namespace meshioplusplus::vtk
+
+namespace meshioplusplus::vtk {
+
+NDArray points_3d(const NDArray& points) {
+  if (points.ndim() != 2 || points.dim(1) != 2) return points;
+  NDArray p3 = NDArray::zeros(points.dtype(), {points.dim(0), 3});
+  const std::size_t w = dtype_size(points.dtype());
+  for (std::size_t i = 0; i < points.dim(0); ++i)
+    std::memcpy(static_cast<char*>(p3.raw()) + 3 * w * i, static_cast<const char*>(points.raw()) + 2 * w * i, 2 * w);
+  return p3;
+}
+
+NDArray concat_cell_data(const std::string& name, const std::vector<NDArray>& list, std::string_view format,
+                         std::string_view path) {
+  if (list.size() == 1) return list[0];
+  if (list.empty()) return NDArray::uninit(DType::float64, {0});
+  DType dt = list[0].dtype();
+  bool any_float = false;
+  for (const auto& a : list) any_float = any_float || dtype_is_float(a.dtype());
+  for (const auto& a : list)
+    if (a.dtype() != dt) dt = any_float ? DType::float64 : DType::int64;
+  std::size_t rows = 0;
+  for (const auto& a : list) {
+    if (a.row_size() != list[0].row_size())
+      throw write_error(format, path, "cell_data['" + name + "']: the blocks' arrays differ in shape");
+    rows += a.dim(0);
+  }
+  NDArray::Shape shape = list[0].shape();
+  shape[0] = rows;
+  NDArray out = NDArray::uninit(dt, shape);
+  std::size_t at = 0;
+  for (const auto& a : list) {
+    const NDArray c = a.as_dtype(dt);
+    if (c.nbytes()) std::memcpy(static_cast<char*>(out.raw()) + at, c.raw(), c.nbytes());
+    at += c.nbytes();
+  }
   return out;
 }
 

@@ -57,7 +57,19 @@ struct FlatOut {
   std::vector<std::int64_t> face_ends;     // VTU faceoffsets (n, -1 for non-polyhedra)
   bool has_polyhedra = false;
 };
-// Throws WriteError naming `format` for a cell type VTK cannot hold.
+// Throws WriteError naming `format` and the file `path` for a cell type VTK cannot hold.
+FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format,
+                         std::string_view path);
+// The same for arrays that go to no file (the error names the format only).
 FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format);
+
+
+// Points as VTK stores them: 2-D points padded with z = 0 (others returned as they are).
+NDArray points_3d(const NDArray& points);
+
+// One array of every block's rows (the dtype promoted where the blocks differ); throws
+// WriteError naming `format` and `path` when the blocks' rows differ in size.
+NDArray concat_cell_data(const std::string& name, const std::vector<NDArray>& list, std::string_view format,
+                         std::string_view path);
 
 }  // namespace meshioplusplus::vtk

@@ -13,7 +13,6 @@
 // against the bytes left in the file; base64 is decoded and zlib blocks are inflated
 // (in parallel) straight into it.
 #include <cstring>
-#include <limits>
 #include <optional>
 
 #include "core/codec/base64.hpp"
@@ -46,7 +45,7 @@ class Reader {
       : file_(path, "vtu"), cur_(file_.text(), "vtu", path), threads_(threads) {}
 
   Mesh read() {
-    doc_ = parse_xml(file_.text(), cur_);
+    doc_ = parse_xml(cur_);
     const XmlElement& root = doc_.root;
     if (root.name != "VTKFile") fail_at(root, expected_found("root element VTKFile", root.name));
     const std::string type = attr(root, "type");
@@ -87,7 +86,7 @@ class Reader {
       if (enc == "base64") {
         std::string_view t = appended_->text();
         const std::size_t u = t.find('_');
-        if (u == std::string_view::npos || !io::TextCursor::trim(t.substr(0, u)).empty())
+        if (u == std::string_view::npos || !io::Cursor::trim(t.substr(0, u)).empty())
           fail_at(*appended_, "expected '_' opening the appended data");
         app_b64_begin_ = t.data() + u + 1;
         app_b64_end_ = t.data() + t.size();
@@ -129,10 +128,7 @@ class Reader {
   }
   std::size_t parse_count(const XmlElement& el, std::string_view key, const std::string& v) const {
     std::uint64_t n = 0;
-    std::string_view t = io::TextCursor::trim(v);
-    const char* e = io::parse_number(t.data(), t.data() + t.size(), n);
-    if (!e || e != t.data() + t.size() || n > (std::uint64_t(1) << 48))
-      fail_at(el, std::string(key) + ": " + expected_found("a count", v));
+    if (!io::parse_count(io::Cursor::trim(v), n)) fail_at(el, std::string(key) + ": " + expected_found("a count", v));
     return static_cast<std::size_t>(n);
   }
   void expect_data_array(const XmlElement& el) const {
@@ -165,14 +161,14 @@ class Reader {
     if (!dt) fail_at(da, "DataArray type '" + tname + "' is not a numeric VTK type");
     std::size_t comps = 1;
     if (const std::string* nc = da.attribute("NumberOfComponents"))
-      if (!io::TextCursor::trim(*nc).empty()) comps = parse_count(da, "NumberOfComponents", *nc);
+      if (!io::Cursor::trim(*nc).empty()) comps = parse_count(da, "NumberOfComponents", *nc);
     if (comps == 0 || comps > 1000000) fail_at(da, "NumberOfComponents must be in [1, 1000000]");
     const std::size_t width = dtype_size(*dt);
     std::string format = "ascii";
     if (const std::string* f = da.attribute("format")) format = *f;
 
     std::optional<std::size_t> expected_count;
-    if (tuples) expected_count = checked_mul(*tuples, comps, "DataArray size");
+    if (tuples) expected_count = cur_.product(*tuples, comps, "DataArray size", da.begin);
 
     NDArray flat;
     if (format == "ascii") {
@@ -196,52 +192,29 @@ class Reader {
   }
 
   NDArray read_ascii(const XmlElement& da, DType dt, std::optional<std::size_t> expected) {
-    const char* p = da.text_begin;
-    const char* e = da.text_end;
+    io::Cursor text = cur_.window(da.text_begin, da.text_end);
     std::size_t count = 0;
     if (expected) {
       count = *expected;
-      // Each number takes at least 2 characters (digit + separator) except the last.
-      if (count > 0 && static_cast<std::size_t>(e - p) / 2 + 1 < count)
-        fail_at(da, "DataArray '" + name_of(da) + "' declares " + std::to_string(count) + " values but its text holds at most " +
-                        std::to_string(static_cast<std::size_t>(e - p) / 2 + 1));
     } else {
       // Count tokens first (one pass over whitespace), then allocate once.
       bool in = false;
-      for (const char* q = p; q != e; ++q) {
+      for (const char* q = da.text_begin; q != da.text_end; ++q) {
         const bool sp = io::is_space(*q);
         count += (!sp && !in);
         in = !sp;
       }
     }
+    const std::string what = "values of DataArray '" + name_of(da) + "'";
+    text.need_values(count, what);
     NDArray out = NDArray::uninit(dt, {count});
     visit_dtype(dt, [&](auto tag) {
       using T = decltype(tag);
-      T* dst = out.data<T>();
-      for (std::size_t i = 0; i < count; ++i) {
-        while (p != e && io::is_space(*p)) ++p;
-        if (p == e)
-          fail_ptr(p, "DataArray '" + name_of(da) + "' ends after " + std::to_string(i) + " of " + std::to_string(count) + " values");
-        const char* next = parse_ascii_value(p, e, dst[i]);
-        if (!next || (next != e && !io::is_space(*next))) cur_.fail_expected("a number", p);
-        p = next;
-      }
+      text.text_values(out.data<T>(), count, what);
     });
-    while (p != e && io::is_space(*p)) ++p;
-    if (p != e) fail_ptr(p, "DataArray '" + name_of(da) + "' holds more than the " + std::to_string(count) + " declared values");
+    text.skip_space();
+    if (!text.at_end()) text.fail("DataArray '" + name_of(da) + "' holds more than the " + std::to_string(count) + " declared values");
     return out;
-  }
-
-  template <class T> static const char* parse_ascii_value(const char* p, const char* e, T& v) {
-    if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
-      int tmp = 0;  // VTK writes chars as numbers
-      const char* r = io::parse_number(p, e, tmp);
-      if (!r || tmp < std::numeric_limits<T>::min() || tmp > std::numeric_limits<T>::max()) return nullptr;
-      v = static_cast<T>(tmp);
-      return r;
-    } else {
-      return io::parse_number(p, e, v);
-    }
   }
 
   // Binary: inline base64, appended base64 or appended raw.
@@ -274,7 +247,7 @@ class Reader {
     // Byte source: raw span or base64 stream.
     auto take = [&](void* dst, std::size_t n, const char* what) {
       if (raw) {
-        if (static_cast<std::size_t>(raw_end - raw) < n)
+        if (!io::fits(n, 1, static_cast<std::size_t>(raw_end - raw)))
           fail_ptr(raw, "DataArray '" + nm + "': " + what + " needs " + std::to_string(n) + " bytes, " +
                             std::to_string(raw_end - raw) + " are left");
         std::memcpy(dst, raw, n);
@@ -284,6 +257,13 @@ class Reader {
       }
     };
     auto bytes_left = [&]() -> std::size_t { return raw ? static_cast<std::size_t>(raw_end - raw) : b64->max_remaining(); };
+    // The one bounds check (io::fits) of a declared count against the bytes left.
+    // `what` reads "<part> declares" and `unit` names the items counted.
+    auto need = [&](std::uint64_t count, std::size_t min_bytes, const char* what, const char* unit) {
+      if (!io::fits(count, min_bytes, bytes_left()))
+        fail_ptr(where, "DataArray '" + nm + "': " + what + " " + std::to_string(count) + " " + unit + ", only " +
+                            std::to_string(bytes_left()) + " bytes are left");
+    };
 
     unsigned char hb[8];
     std::size_t total = 0;
@@ -291,8 +271,7 @@ class Reader {
     if (!compressed_) {
       take(hb, header_bytes_, "header");
       const std::uint64_t nbytes = header_value(hb);
-      if (nbytes > bytes_left())
-        fail_ptr(where, "DataArray '" + nm + "': header declares " + std::to_string(nbytes) + " bytes, only " + std::to_string(bytes_left()) + " are left");
+      need(nbytes, 1, "header declares", "bytes");
       total = static_cast<std::size_t>(nbytes);
       check_size(where, nm, total, width, expected);
       out = NDArray::uninit(dt, {total / width});
@@ -304,8 +283,7 @@ class Reader {
     } else {
       take(hb, header_bytes_, "compression header");
       const std::uint64_t nblocks = header_value(hb);
-      if (nblocks > bytes_left() / header_bytes_)
-        fail_ptr(where, "DataArray '" + nm + "': compression header declares " + std::to_string(nblocks) + " blocks, more than the bytes left");
+      need(nblocks, header_bytes_, "compression header declares", header_bytes_ == 8 ? "blocks of 8-byte sizes" : "blocks of 4-byte sizes");
       std::vector<unsigned char> header(static_cast<std::size_t>(2 + nblocks) * header_bytes_);
       take(header.data(), header.size(), "compression header");
       const std::uint64_t block_size = header_value(header.data());
@@ -318,9 +296,7 @@ class Reader {
       for (std::size_t k = 0; k < nblocks; ++k) {
         csize[k] = static_cast<std::size_t>(header_value(header.data() + (2 + k) * header_bytes_));
         ctotal += csize[k];
-        if (ctotal > bytes_left())
-          fail_ptr(where, "DataArray '" + nm + "': compressed blocks need " + std::to_string(ctotal) + "+ bytes, only " +
-                              std::to_string(bytes_left()) + " are left");
+        need(ctotal, 1, "compressed blocks need", "bytes");
         coff[k + 1] = static_cast<std::size_t>(ctotal);
         usize[k] = static_cast<std::size_t>(k + 1 == nblocks && last_size != 0 ? last_size : block_size);
       }
@@ -573,7 +549,7 @@ class Reader {
   }
 
   io::FileBytes file_;
-  io::TextCursor cur_;
+  io::Cursor cur_;
   unsigned threads_;
   XmlDocument doc_;
   bool little_ = true;

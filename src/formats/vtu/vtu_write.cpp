@@ -19,6 +19,7 @@
 #include "core/codec/base64.hpp"
 #include "core/parallel.hpp"
 #include "core/codec/zlib.hpp"
+#include "core/io/array_writer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
@@ -75,14 +76,14 @@ enum class Mode { ascii, binary, appended };
 
 class Writer {
  public:
-  Writer(const Mesh& mesh, Mode mode, bool compress, std::size_t header_bytes, int level, unsigned threads,
-         io::FloatFormat ff)
-      : mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff) {}
+  Writer(const std::string& path, const Mesh& mesh, Mode mode, bool compress, std::size_t header_bytes, int level,
+         unsigned threads, io::FloatFormat ff)
+      : path_(path), mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff) {}
 
-  void write(const std::string& path) {
+  void write() {
     collect();
     if (compress_ && mode_ != Mode::ascii) compress_all();
-    io::AtomicFile file(path, "vtu");
+    io::AtomicFile file(path_, "vtu");
     io::TextWriter w(file);
     w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"");
     w.str(io::host_is_little_endian() ? "LittleEndian" : "BigEndian");
@@ -134,17 +135,10 @@ class Writer {
     }
     n_field_ = arrays_.size();
     // Points: VTK wants 3 coordinates.
-    NDArray pts = mesh_.points;
-    if (pts.dim(1) == 2) {
-      NDArray p3 = NDArray::zeros(pts.dtype(), {pts.dim(0), 3});
-      const std::size_t w = dtype_size(pts.dtype());
-      for (std::size_t i = 0; i < pts.dim(0); ++i)
-        std::memcpy(static_cast<char*>(p3.raw()) + 3 * w * i, static_cast<const char*>(pts.raw()) + 2 * w * i, 2 * w);
-      pts = p3;
-    }
+    const NDArray pts = vtk::points_3d(mesh_.points);
     add("Points", pts.ndim() == 2 ? pts : pts.reshaped({pts.dim(0), 3}));
     // Cells.
-    vtk::FlatOut flat = vtk::flat_from_blocks(mesh_.cells, false, "vtu");
+    vtk::FlatOut flat = vtk::flat_from_blocks(mesh_.cells, false, "vtu", path_);
     num_cells_ = flat.types.size();
     const std::size_t before = arrays_.size();
     add("connectivity", flat.connectivity);
@@ -158,38 +152,12 @@ class Writer {
     n_cells_arrays_ = arrays_.size() - before;
     for (const auto& [name, a] : mesh_.point_data) add(name, a);
     n_point_ = arrays_.size() - before - n_cells_arrays_;
-    for (const auto& [name, list] : mesh_.cell_data) add(name, concat_cell_data(name, list));
+    for (const auto& [name, list] : mesh_.cell_data) add(name, vtk::concat_cell_data(name, list, "vtu", path_));
     n_cell_ = arrays_.size() - before - n_cells_arrays_ - n_point_;
   }
 
-  NDArray concat_cell_data(const std::string& name, const std::vector<NDArray>& list) {
-    if (list.size() == 1) return list[0];
-    if (list.empty()) return NDArray::uninit(DType::float64, {0});
-    DType dt = list[0].dtype();
-    bool any_float = false;
-    for (const auto& a : list) any_float = any_float || dtype_is_float(a.dtype());
-    for (const auto& a : list)
-      if (a.dtype() != dt) dt = any_float ? DType::float64 : DType::int64;
-    NDArray::Shape shape = list[0].shape();
-    std::size_t rows = 0;
-    for (const auto& a : list) {
-      if (a.row_size() != list[0].row_size() || a.ndim() != list[0].ndim())
-        throw WriteError("vtu: cell_data['" + name + "']: the blocks' arrays differ in shape");
-      rows += a.dim(0);
-    }
-    shape[0] = rows;
-    NDArray out = NDArray::uninit(dt, shape);
-    std::size_t at = 0;
-    for (const auto& a : list) {
-      const NDArray c = a.as_dtype(dt);
-      std::memcpy(static_cast<char*>(out.raw()) + at, c.raw(), c.nbytes());
-      at += c.nbytes();
-    }
-    return out;
-  }
-
   void compress_all() {
-    if (!codec::zlib_available()) throw WriteError("vtu: compression='zlib' needs zlib, and meshio++ was built without it");
+    if (!codec::zlib_available()) throw write_error("vtu", path_, "compression='zlib' needs zlib, and meshio++ was built without it");
     // One job list over every block of every array: one parallel loop for the file.
     std::vector<std::pair<std::size_t, std::size_t>> jobs;
     for (std::size_t i = 0; i < arrays_.size(); ++i) {
@@ -212,7 +180,7 @@ class Writer {
       h.resize(at + 8);
       std::memcpy(h.data() + at, &v, 8);
     } else {
-      if (v > 0xFFFFFFFFull) throw WriteError("vtu: an array of " + std::to_string(v) + " bytes needs header_type=\"UInt64\"");
+      if (v > 0xFFFFFFFFull) throw write_error("vtu", path_, "an array of " + std::to_string(v) + " bytes needs header_type=\"UInt64\"");
       const auto v32 = static_cast<std::uint32_t>(v);
       const std::size_t at = h.size();
       h.resize(at + 4);
@@ -275,7 +243,7 @@ class Writer {
       return;
     }
     w.str(" format=\"ascii\">\n");
-    write_ascii(w, a);
+    io::write_ascii(w, a.data, ff_, {std::max<std::size_t>(a.comps, 1), " ", true});
     w.str("</DataArray>\n");
   }
 
@@ -290,29 +258,6 @@ class Writer {
     });
   }
 
-  void write_ascii(io::TextWriter& w, const OutArray& a) {
-    const std::size_t n = a.data.size();
-    const std::size_t per_line = std::max<std::size_t>(a.comps, 1);
-    visit_dtype(a.data.dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      const T* p = static_cast<const T*>(a.data.raw());
-      char tmp[400];
-      for (std::size_t i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<T, float>) {
-          auto r = ff_.shortest ? std::to_chars(tmp, tmp + sizeof tmp, p[i]) : std::to_chars(tmp, tmp + sizeof tmp, p[i], ff_.style, ff_.precision);
-          w.str(std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp)));
-        } else if constexpr (std::is_same_v<T, double>) {
-          w.real(p[i], ff_);
-        } else if constexpr (sizeof(T) == 1) {
-          w.integer(static_cast<int>(p[i]));
-        } else {
-          w.integer(p[i]);
-        }
-        w.ch((i + 1) % per_line == 0 ? '\n' : ' ');
-      }
-    });
-  }
-
   void write_raw_payload(io::AtomicFile& f, const OutArray& a) {
     const auto h = header_of(a);
     f.write(h.data(), h.size());
@@ -323,6 +268,7 @@ class Writer {
     for (const auto& b : a.blocks) f.write(b.data(), b.size());
   }
 
+  const std::string& path_;
   const Mesh& mesh_;
   Mode mode_;
   bool compress_;
@@ -359,9 +305,9 @@ void write_vtu(const std::string& path, const Mesh& mesh, const Options& options
     throw std::invalid_argument("vtu: option 'header_type': expected UInt32 or UInt64, found '" + header_type + "'");
   if (level < 0 || level > 9) throw std::invalid_argument("vtu: option 'compression_level': expected 0..9");
   if (mode == Mode::ascii) compress = false;
-  Writer(mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), opts.threads(),
+  Writer(path, mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), opts.threads(),
          io::FloatFormat::parse(float_fmt))
-      .write(path);
+      .write();
 }
 
 }  // namespace meshioplusplus::vtu

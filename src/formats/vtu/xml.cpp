@@ -15,40 +15,38 @@ bool is_name_char(char c) {
          c == '.' || c == ':' || static_cast<unsigned char>(c) >= 0x80;
 }
 
+// The parser walks the file with an io::Cursor: its position, bounds and errors.
 class Parser {
  public:
-  Parser(std::string_view text, const io::TextCursor& errors)
-      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), err_(errors) {}
+  explicit Parser(const io::Cursor& cursor) : cur_(cursor) {}
 
   XmlDocument parse() {
     XmlDocument doc;
     doc_ = &doc;
     skip_misc();
-    if (p_ == end_ || *p_ != '<') expected("the root element '<VTKFile'");
+    if (!cur_.starts_with("<")) expected("the root element '<VTKFile'");
     parse_element(doc.root, 0);
     if (!stopped_) {
       skip_misc();
-      if (p_ != end_) expected("the end of the file after the root element");
+      if (!cur_.at_end()) expected("the end of the file after the root element");
     }
     return doc;
   }
 
  private:
-  [[noreturn]] void fail(std::string_view what) const { err_.fail_at(what, p_); }
-  [[noreturn]] void expected(std::string_view what) const { err_.fail_expected(what, p_); }
+  [[noreturn]] void fail(std::string_view what) const { cur_.fail(what); }
+  [[noreturn]] void expected(std::string_view what) const { cur_.fail_expected(what); }
 
-  bool starts(std::string_view s) const {
-    return static_cast<std::size_t>(end_ - p_) >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0;
-  }
-  void skip_space() {
-    while (p_ != end_ && io::is_space(*p_)) ++p_;
-  }
+  bool starts(std::string_view s) const { return cur_.starts_with(s); }
+  void skip_space() { cur_.skip_space(); }
+  // The current character (the cursor must not be at the end).
+  char peek() const { return *cur_.ptr(); }
+  void advance(std::size_t n) { cur_.take(n, "XML"); }
   // Skips to just past `terminator`; fails naming `what` when it never comes.
   void skip_past(std::string_view terminator, std::string_view what) {
-    std::string_view rest(p_, static_cast<std::size_t>(end_ - p_));
-    const auto at = rest.find(terminator);
+    const auto at = cur_.rest().find(terminator);
     if (at == std::string_view::npos) fail(std::string("unterminated ") + std::string(what));
-    p_ += at + terminator.size();
+    advance(at + terminator.size());
   }
   // Whitespace, comments, processing instructions and DOCTYPE between elements.
   void skip_misc() {
@@ -57,16 +55,18 @@ class Parser {
       if (starts("<?")) skip_past("?>", "processing instruction");
       else if (starts("<!--")) skip_past("-->", "comment");
       else if (starts("<!DOCTYPE")) skip_past(">", "DOCTYPE");
-      else if (starts("\xEF\xBB\xBF")) p_ += 3;
+      else if (starts("\xEF\xBB\xBF")) advance(3);
       else return;
     }
   }
 
   std::string_view name() {
-    const char* start = p_;
-    while (p_ != end_ && is_name_char(*p_)) ++p_;
-    if (p_ == start) expected("an XML name");
-    return {start, static_cast<std::size_t>(p_ - start)};
+    const char* start = cur_.ptr();
+    const char* p = start;
+    while (p != cur_.end() && is_name_char(*p)) ++p;
+    if (p == start) expected("an XML name");
+    cur_.set_ptr(p);
+    return {start, static_cast<std::size_t>(p - start)};
   }
 
   std::string decode_entities(const char* b, const char* e) {
@@ -78,7 +78,7 @@ class Parser {
         continue;
       }
       const char* semi = static_cast<const char*>(std::memchr(b, ';', static_cast<std::size_t>(e - b)));
-      if (!semi || semi - b > 12) err_.fail_at("unterminated XML entity", b);
+      if (!semi || semi - b > 12) cur_.fail_at("unterminated XML entity", b);
       std::string_view ent(b + 1, static_cast<std::size_t>(semi - b - 1));
       if (ent == "lt") out.push_back('<');
       else if (ent == "gt") out.push_back('>');
@@ -91,7 +91,7 @@ class Parser {
         unsigned long cp = 0;
         auto r = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
         if (digits.empty() || r.ec != std::errc{} || r.ptr != digits.data() + digits.size() || cp == 0 || cp > 0x10FFFF)
-          err_.fail_at("invalid XML character reference", b);
+          cur_.fail_at("invalid XML character reference", b);
         // UTF-8 encode.
         if (cp < 0x80) out.push_back(static_cast<char>(cp));
         else if (cp < 0x800) out.push_back(static_cast<char>(0xC0 | (cp >> 6))), out.push_back(static_cast<char>(0x80 | (cp & 63)));
@@ -102,7 +102,7 @@ class Parser {
           out.push_back(static_cast<char>(0xF0 | (cp >> 18))), out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 63))),
               out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 63))), out.push_back(static_cast<char>(0x80 | (cp & 63)));
       } else {
-        err_.fail_at("unknown XML entity '&" + std::string(ent) + ";'", b);
+        cur_.fail_at("unknown XML entity '&" + std::string(ent) + ";'", b);
       }
       b = semi + 1;
     }
@@ -111,40 +111,41 @@ class Parser {
 
   void parse_element(XmlElement& el, int depth) {
     if (depth > kMaxDepth) fail("XML elements nested deeper than 64 levels");
-    el.begin = p_;
-    ++p_;  // '<'
+    el.begin = cur_.ptr();
+    advance(1);  // '<'
     el.name = name();
     // Attributes.
     for (;;) {
       skip_space();
-      if (p_ == end_) fail("the file ends inside the start tag <" + std::string(el.name) + ">");
-      if (*p_ == '/' ) {
-        ++p_;
-        if (p_ == end_ || *p_ != '>') expected("'>' after '/'");
-        ++p_;
-        el.text_begin = el.text_end = p_;
+      if (cur_.at_end()) fail("the file ends inside the start tag <" + std::string(el.name) + ">");
+      if (starts("/")) {
+        advance(1);
+        if (!starts(">")) expected("'>' after '/'");
+        advance(1);
+        el.text_begin = el.text_end = cur_.ptr();
         return;
       }
-      if (*p_ == '>') {
-        ++p_;
+      if (starts(">")) {
+        advance(1);
         break;
       }
       XmlAttribute a;
       a.name = name();
       skip_space();
-      if (p_ == end_ || *p_ != '=') expected("'=' after attribute " + std::string(a.name));
-      ++p_;
+      if (!starts("=")) expected("'=' after attribute " + std::string(a.name));
+      advance(1);
       skip_space();
-      if (p_ == end_ || (*p_ != '"' && *p_ != '\'')) expected("a quoted attribute value");
-      const char quote = *p_++;
-      const char* vb = p_;
-      const char* ve = static_cast<const char*>(std::memchr(p_, quote, static_cast<std::size_t>(end_ - p_)));
+      if (!starts("\"") && !starts("'")) expected("a quoted attribute value");
+      const char quote = peek();
+      advance(1);
+      const char* vb = cur_.ptr();
+      const char* ve = static_cast<const char*>(std::memchr(vb, quote, cur_.left()));
       if (!ve) fail("unterminated attribute value of " + std::string(a.name));
-      if (std::memchr(vb, '<', static_cast<std::size_t>(ve - vb))) err_.fail_at("'<' inside an attribute value", vb);
+      if (std::memchr(vb, '<', static_cast<std::size_t>(ve - vb))) cur_.fail_at("'<' inside an attribute value", vb);
       a.value = std::memchr(vb, '&', static_cast<std::size_t>(ve - vb)) ? decode_entities(vb, ve) : std::string(vb, ve);
-      p_ = ve + 1;
+      cur_.set_ptr(ve + 1);
       for (const auto& other : el.attributes)
-        if (other.name == a.name) err_.fail_at("duplicate attribute " + std::string(a.name), vb);
+        if (other.name == a.name) cur_.fail_at("duplicate attribute " + std::string(a.name), vb);
       el.attributes.push_back(std::move(a));
     }
     // Raw appended data: arbitrary bytes follow the '_' marker; stop parsing here.
@@ -152,13 +153,12 @@ class Parser {
       const std::string* enc = el.attribute("encoding");
       if (enc && *enc == "raw") {
         skip_space();
-        if (p_ == end_ || *p_ != '_') expected("'_' opening the raw appended data");
-        ++p_;
-        doc_->raw_begin = p_;
-        std::string_view all(p_, static_cast<std::size_t>(end_ - p_));
-        const auto close = all.rfind("</AppendedData>");
-        doc_->raw_end = close == std::string_view::npos ? end_ : p_ + close;
-        el.text_begin = el.text_end = p_;
+        if (!starts("_")) expected("'_' opening the raw appended data");
+        advance(1);
+        doc_->raw_begin = cur_.ptr();
+        const auto close = cur_.rest().rfind("</AppendedData>");
+        doc_->raw_end = close == std::string_view::npos ? cur_.end() : cur_.ptr() + close;
+        el.text_begin = el.text_end = cur_.ptr();
         stopped_ = true;
         return;
       }
@@ -166,33 +166,33 @@ class Parser {
     // Content: text, children, comments, end tag.
     // The element's text is its last non-blank text segment (VTK writes a DataArray's data
     // after its <InformationKey> children), else its first segment.
-    el.text_begin = p_;
+    el.text_begin = cur_.ptr();
     bool have_text = false, have_nonblank = false;
     for (;;) {
-      const char* seg = p_;
-      const char* lt = static_cast<const char*>(std::memchr(p_, '<', static_cast<std::size_t>(end_ - p_)));
+      const char* seg = cur_.ptr();
+      const char* lt = static_cast<const char*>(std::memchr(seg, '<', cur_.left()));
       if (!lt) {
-        p_ = end_;
+        cur_.set_ptr(cur_.end());
         fail("the file ends inside <" + std::string(el.name) + "> (no end tag)");
       }
-      p_ = lt;
+      cur_.set_ptr(lt);
       bool blank = true;
       for (const char* q = seg; q != lt && blank; ++q) blank = io::is_space(*q);
       if (!have_text || (!blank && !have_nonblank)) {
         el.text_begin = seg, el.text_end = lt, have_text = true;
       } else if (!blank) {
-        err_.fail_at("<" + std::string(el.name) + "> holds text in more than one place", seg);
+        cur_.fail_at("<" + std::string(el.name) + "> holds text in more than one place", seg);
       }
       have_nonblank = have_nonblank || !blank;
       if (starts("</")) {
-        p_ += 2;
-        const char* at = p_;
+        advance(2);
+        const char* at = cur_.ptr();
         std::string_view closing = name();
         if (closing != el.name)
-          err_.fail_at(expected_found("end tag </" + std::string(el.name) + ">", closing), at);
+          cur_.fail_at(expected_found("end tag </" + std::string(el.name) + ">", closing), at);
         skip_space();
-        if (p_ == end_ || *p_ != '>') expected("'>' closing the end tag");
-        ++p_;
+        if (!starts(">")) expected("'>' closing the end tag");
+        advance(1);
         return;
       }
       if (starts("<!--")) {
@@ -210,16 +210,13 @@ class Parser {
     }
   }
 
-  const char* begin_;
-  const char* p_;
-  const char* end_;
-  const io::TextCursor& err_;
+  io::Cursor cur_;
   XmlDocument* doc_ = nullptr;
   bool stopped_ = false;
 };
 
 }  // namespace
 
-XmlDocument parse_xml(std::string_view text, const io::TextCursor& errors) { return Parser(text, errors).parse(); }
+XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor).parse(); }
 
 }  // namespace meshioplusplus::vtu

@@ -48,7 +48,8 @@ struct XmlDocument {
   const char* raw_end = nullptr;
 };
 
-// Parses `text`; `errors` (a cursor over the same text) raises ReadError with positions.
-XmlDocument parse_xml(std::string_view text, const io::TextCursor& errors);
+// Parses the text of `cursor` from its position (a copy walks it; errors are the cursor's
+// ReadError, with the file, line and byte).
+XmlDocument parse_xml(const io::Cursor& cursor);
 
 }  // namespace meshioplusplus::vtu

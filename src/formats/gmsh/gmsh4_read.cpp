@@ -1,0 +1,442 @@
+// meshio++ formats, Gmsh MSH 4.0 and 4.1: one reader, ASCII and binary, driven by the
+// layout of each version (field order and widths); the two differ nowhere else in their
+// entity, node and element blocks.
+// Spec: https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format (4.1) and
+// https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format-version-4-_0028Legacy_0029 (4.0,
+// as archived with Gmsh 4.0; Gmsh still writes it with -format msh40, header version "4").
+//
+//   $Entities  numPoints numCurves numSurfaces numVolumes, then per entity its tag, box,
+//              physical tags and (dim > 0) bounding entities. 4.0: every entity has a
+//              6-double box; 4.1: a point has 3 coordinates. 4.1 $PartitionedEntities
+//              adds partition and ghost fields.
+//   $Nodes     numEntityBlocks numNodes [4.1: minNodeTag maxNodeTag]; per block
+//              4.0: entityTag entityDim, 4.1: entityDim entityTag; then parametric
+//              numNodesInBlock; 4.0: rows nodeTag(int) x y z [u v w];
+//              4.1: the block's node tags (size_t), then its coordinates
+//   $Elements  numEntityBlocks numElements [4.1: minElementTag maxElementTag]; per block
+//              (entity tag and dimension as in $Nodes) elementType numElementsInBlock,
+//              then rows elementTag nodeTag... (4.0: int; 4.1: size_t)
+//   $Periodic  4.0: numPeriodicLinks (long); per link dim slaveTag masterTag; ASCII: an
+//              optional "Affine" line; binary: numNodes (long), negative when 16 affine
+//              doubles and numNodes follow. 4.1: per link entityDim entityTag
+//              entityTagMaster, numAffine value..., numCorrespondingNodes, pairs (size_t).
+// "unsigned long" (4.0) and size_t (4.1) values take data-size bytes in binary files.
+#include <algorithm>
+#include <cstring>
+
+#include "core/parallel.hpp"
+#include "formats/gmsh/gmsh_common.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::gmsh {
+
+namespace {
+
+// What 4.0 and 4.1 lay out differently in their entity, node and element blocks.
+struct Layout {
+  bool tag_range;         // 4.1: minTag maxTag after the counts of $Nodes / $Elements
+  bool dim_first;         // 4.1: entityDim entityTag; 4.0: entityTag entityDim
+  bool tags_then_coords;  // 4.1: a node block's tags, then its coordinates; 4.0: rows
+  bool point_box;         // 4.0: a point entity has a 6-double box; 4.1: 3 coordinates
+  bool size_t_tags;       // 4.1: node / element tags in rows are size_t; 4.0: int
+  bool partitioned;       // 4.1 knows $PartitionedEntities; 4.0 skips it as unknown
+};
+constexpr Layout kLayout40{false, false, false, true, false, false};
+constexpr Layout kLayout41{true, true, true, false, true, true};
+
+// Width in binary of a node or element tag in the rows.
+std::size_t tag_bytes(const Input& in, const Layout& L) { return L.size_t_tags ? static_cast<std::size_t>(in.size_bytes) : 4; }
+
+void read_entities(ReadState& st, const Layout& L, bool partitioned) {
+  Input& in = st.in;
+  if (partitioned) {
+    in.size("number of partitions");
+    const auto nghost = in.size("number of ghost entities");
+    in.cur.need(nghost, in.min_bytes(8), "ghost entities");
+    for (std::uint64_t i = 0; i < nghost; ++i) { in.int32("ghost entity tag"); in.int32("ghost partition"); }
+  }
+  std::uint64_t counts[4];
+  for (auto& c : counts) c = in.size("number of entities");
+  for (int dim = 0; dim < 4; ++dim) {
+    const std::size_t nbox = (dim == 0 && !L.point_box) ? 3 : 6;
+    in.cur.need(counts[dim], in.min_bytes(4 + 8 * nbox + 8), "entities");
+    for (std::uint64_t i = 0; i < counts[dim]; ++i) {
+      const int tag = in.int32("entity tag");
+      if (partitioned) {
+        in.int32("parent dimension");
+        in.int32("parent tag");
+        const auto nparts = in.size("number of partitions");
+        in.cur.need(nparts, in.min_bytes(4), "partition tags");
+        for (std::uint64_t k = 0; k < nparts; ++k) in.int32("partition tag");
+      }
+      in.skip_reals(nbox, "entity box");
+      const auto nphys = in.size("number of physical tags");
+      in.cur.need(nphys, in.min_bytes(4), "physical tags");
+      std::vector<int>& phys = st.entity_physicals[{dim, tag}];
+      phys.clear();
+      for (std::uint64_t k = 0; k < nphys; ++k) phys.push_back(in.int32("physical tag"));
+      if (dim > 0) {
+        const auto nbound = in.size("number of bounding entities");
+        in.cur.need(nbound, in.min_bytes(4), "bounding entities");
+        for (std::uint64_t k = 0; k < nbound; ++k) in.int32("bounding entity tag");
+      }
+    }
+  }
+  st.have_entities = true;
+  in.end_section(partitioned ? "PartitionedEntities" : "Entities");
+}
+
+// The head of a node or element block: the entity (dimension and tag, in the version's
+// order), then one int (parametric flag or element type).
+struct BlockHead {
+  int dim = 0, tag = 0, third = 0;
+  const char* third_at = nullptr;
+};
+BlockHead block_head(Input& in, const Layout& L, std::string_view third) {
+  BlockHead h;
+  const int a = in.int32(L.dim_first ? "entity dimension" : "entity tag");
+  const int b = in.int32(L.dim_first ? "entity tag" : "entity dimension");
+  h.dim = L.dim_first ? a : b;
+  h.tag = L.dim_first ? b : a;
+  if (!in.binary) in.cur.skip_space();
+  h.third_at = in.cur.ptr();
+  h.third = in.int32(third);
+  return h;
+}
+
+// A node tag read as the version's int or size_t.
+std::uint64_t node_tag(Input& in, const Layout& L, const char* at) {
+  if (L.size_t_tags) return in.size("node tag");
+  const auto t = in.int32("node tag");
+  if (t < 0) in.cur.fail_at("node tag " + std::to_string(t) + " is negative", at);
+  return static_cast<std::uint64_t>(t);
+}
+
+void read_nodes(ReadState& st, const Layout& L) {
+  Input& in = st.in;
+  if (st.nodes.built()) in.fail("a second $Nodes section");
+  const auto nblocks = in.size("number of node blocks");
+  const auto nnodes = in.size("number of nodes");
+  if (L.tag_range) {
+    in.size("minimum node tag");
+    in.size("maximum node tag");
+  }
+  in.cur.need(nblocks, in.min_bytes(12 + static_cast<std::size_t>(in.size_bytes)), "node blocks");
+  in.cur.need(nnodes, in.binary ? tag_bytes(in, L) + 24 : 8, "nodes");
+  const auto n = static_cast<std::size_t>(nnodes);
+  st.points = NDArray::uninit(DType::float64, {n, 3});
+  st.dim_tags = NDArray::uninit(DType::int64, {n, 2});
+  st.node_tags.resize(n);
+  double* xyz = st.points.data<double>();
+  std::int64_t* dt = st.dim_tags.data<std::int64_t>();
+  const bool little = in.cur.little_endian();
+  std::size_t filled = 0;
+  for (std::uint64_t b = 0; b < nblocks; ++b) {
+    const BlockHead h = block_head(in, L, "parametric flag");
+    if (h.third != 0 && h.third != 1) in.cur.fail_at("parametric flag 0 or 1, found " + std::to_string(h.third), h.third_at);
+    if (!in.binary) in.cur.skip_space();
+    const char* at = in.cur.ptr();
+    const auto count = in.size("number of nodes in block");
+    if (count > n - filled) in.cur.fail_at("node blocks hold more than the " + std::to_string(n) + " nodes declared", at);
+    const auto m = static_cast<std::size_t>(count);
+    const std::size_t extra = h.third ? static_cast<std::size_t>(std::clamp(h.dim, 0, 3)) : 0;
+    const std::size_t ncoord = 3 + extra;
+    std::uint64_t* tags = st.node_tags.data() + filled;
+    double* x = xyz + 3 * filled;
+    if (!L.tags_then_coords) {
+      // 4.0: rows of tag, x y z and the parametric coordinates.
+      for (std::size_t i = 0; i < m; ++i) {
+        if (!in.binary) in.cur.skip_space();
+        tags[i] = node_tag(in, L, in.cur.ptr());
+        for (std::size_t c = 0; c < 3; ++c) x[3 * i + c] = in.real("coordinate");
+        in.skip_reals(extra, "parametric coordinate");
+      }
+    } else if (in.binary) {
+      const auto w = static_cast<std::size_t>(in.size_bytes);
+      in.cur.need(m, w + 8 * ncoord, "nodes in block");
+      const char* p = in.cur.take(m * w, "node tags");
+      for (std::size_t i = 0; i < m; ++i)
+        tags[i] = w == 8 ? io::load<std::uint64_t>(p + 8 * i, little) : io::load<std::uint32_t>(p + 4 * i, little);
+      p = in.cur.take(m * ncoord * 8, "node coordinates");
+      if (extra == 0 && little == io::host_is_little_endian()) {
+        std::memcpy(x, p, m * 24);  // one copy: the file's doubles are ours
+      } else {
+        for (std::size_t i = 0; i < m; ++i)
+          for (std::size_t c = 0; c < 3; ++c) x[3 * i + c] = io::load<double>(p + 8 * (i * ncoord + c), little);
+      }
+    } else {
+      for (std::size_t i = 0; i < m; ++i) tags[i] = in.cur.index("node tag");
+      for (std::size_t i = 0; i < m; ++i) {
+        x[3 * i] = in.cur.number<double>("x coordinate");
+        x[3 * i + 1] = in.cur.number<double>("y coordinate");
+        x[3 * i + 2] = in.cur.number<double>("z coordinate");
+        for (std::size_t e = 0; e < extra; ++e) in.cur.number<double>("parametric coordinate");
+      }
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      dt[2 * (filled + i)] = h.dim;
+      dt[2 * (filled + i) + 1] = h.tag;
+    }
+    filled += m;
+  }
+  if (filled != n) in.fail("node blocks hold " + std::to_string(filled) + " nodes, the header declares " + std::to_string(n));
+  st.nodes.build(st.node_tags, in);
+  in.end_section("Nodes");
+}
+
+// Element rows of one binary block: tags and nodes of `U`, in the file's byte order
+// (`Swap`), to our node order (`Permuted`); templated so the inner loop has no branches
+// but the lookup's.
+template <class U, bool Swap, bool Permuted>
+void element_rows_binary(const ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn, const char* p,
+                         std::uint64_t* tags) {
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  auto load = [](const char* q) {
+    U v;
+    std::memcpy(&v, q, sizeof v);
+    if constexpr (Swap) io::byteswap_inplace(&v, 1, sizeof v);
+    return static_cast<std::uint64_t>(v);
+  };
+  for (std::size_t e = 0; e < m; ++e) {
+    tags[e] = load(p);
+    p += sizeof(U);
+    std::int64_t* row = conn + e * k;
+    for (std::size_t i = 0; i < k; ++i, p += sizeof(U)) {
+      const std::uint64_t tag = load(p);
+      const std::int64_t idx = st.nodes.find(tag);
+      if (idx < 0) st.node_index(tag, p);  // throws, naming the byte offset
+      row[Permuted ? t.to_ours_small[i] : i] = idx;
+    }
+  }
+}
+
+// Rows have a fixed size in binary, so a large block splits into row ranges parsed on the
+// reader's threads. A bad node tag throws from its chunk; the block is then parsed again in order so
+// the error reported is the first one in the file, whatever the thread timing.
+template <class U>
+void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn) {
+  Input& in = st.in;
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  const std::size_t row_bytes = (k + 1) * sizeof(U);
+  const char* p = in.cur.take(m * row_bytes, "element rows");
+  const bool swap = in.cur.little_endian() != io::host_is_little_endian();
+  auto rows = [&](std::size_t r0, std::size_t r1, std::uint64_t* tags) {
+    const char* q = p + r0 * row_bytes;
+    std::int64_t* c = conn + r0 * k;
+    if (swap) {
+      if (t.permuted) element_rows_binary<U, true, true>(st, t, r1 - r0, c, q, tags + r0);
+      else element_rows_binary<U, true, false>(st, t, r1 - r0, c, q, tags + r0);
+    } else {
+      if (t.permuted) element_rows_binary<U, false, true>(st, t, r1 - r0, c, q, tags + r0);
+      else element_rows_binary<U, false, false>(st, t, r1 - r0, c, q, tags + r0);
+    }
+  };
+  std::vector<std::uint64_t> tags(m);
+  const std::size_t chunks = row_chunks(m, in.threads);
+  try {
+    parallel_for(chunks, static_cast<unsigned>(chunks),
+                 [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, tags.data()); });
+  } catch (const ReadError&) {
+    if (chunks == 1) throw;
+    rows(0, m, tags.data());  // throws the first error in file order
+  }
+  for (std::uint64_t tag : tags) st.element_tags.push(tag);
+}
+
+// ASCII element rows "elementTag nodeTag..." of one block into `c` (m rows of k ours-ordered
+// indices), from the cursor. Returns the end of the rows.
+const char* ascii_rows(ReadState& st, const ElementType& t, const char* p, std::size_t rows, std::int64_t* c,
+                       std::uint64_t* tags) {
+  const char* end = st.in.cur.end();
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  std::uint64_t v = 0;
+  for (std::size_t e = 0; e < rows; ++e) {
+    if (!io::parse_uint(p, end, v)) st.in.cur.fail_expected("element tag", p);
+    tags[e] = v;
+    std::int64_t* row = c + e * k;
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!io::parse_uint(p, end, v)) st.in.cur.fail_expected("node tag", p);
+      const std::int64_t idx = st.nodes.find(v);
+      if (idx < 0) st.node_index(v, p - 1);  // throws, naming where
+      row[t.to_ours(static_cast<int>(i))] = idx;
+    }
+  }
+  return p;
+}
+
+// A large block is parsed in parallel: Gmsh writes one element per line, so the text is
+// cut at line starts (found by one memchr pass) and each chunk parsed on its own thread.
+// Lines need not be elements by the spec, so the cut is verified afterwards: each chunk
+// must end exactly where the next one began. If not, or if any chunk fails, the block is
+// parsed again sequentially, which also gives the exact error for bad input.
+void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* c) {
+  Input& in = st.in;
+  const char* p = in.cur.ptr();
+  const char* end = in.cur.end();
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  std::vector<std::uint64_t> tags(m);
+  const std::size_t chunks = row_chunks(m, in.threads);
+  bool done = false;
+  if (chunks > 1) {
+    while (p != end && io::is_space(*p)) ++p;
+    std::vector<std::size_t> first_row(chunks + 1);
+    std::vector<const char*> start(chunks + 1, nullptr), stop(chunks, nullptr);
+    for (std::size_t j = 0; j <= chunks; ++j) first_row[j] = m * j / chunks;
+    start[0] = p;
+    const char* q = p;
+    std::size_t line = 0, next = 1;
+    while (next < chunks && q < end) {
+      const void* nl = std::memchr(q, '\n', static_cast<std::size_t>(end - q));
+      if (!nl) break;
+      q = static_cast<const char*>(nl) + 1;
+      if (++line == first_row[next]) start[next++] = q;
+    }
+    if (next == chunks) {
+      try {
+        parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) {
+          const std::size_t r0 = first_row[j];
+          stop[j] = ascii_rows(st, t, start[j], first_row[j + 1] - r0, c + r0 * k, tags.data() + r0);
+        });
+        done = true;
+        for (std::size_t j = 0; j + 1 < chunks && done; ++j) {
+          const char* s = stop[j];
+          while (s != end && io::is_space(*s)) ++s;
+          done = s == start[j + 1];
+        }
+        if (done) p = stop[chunks - 1];
+      } catch (const ReadError&) {
+        done = false;  // reparse below for the exact, sequential error
+      }
+    }
+    if (!done) p = in.cur.ptr();
+  }
+  if (!done) p = ascii_rows(st, t, p, m, c, tags.data());
+  for (std::uint64_t tag : tags) st.element_tags.push(tag);
+  in.cur.set_ptr(p);
+}
+
+void read_elements(ReadState& st, const Layout& L) {
+  Input& in = st.in;
+  st.require_nodes("Elements");
+  if (st.have_elements) in.fail("a second $Elements section");
+  const auto nblocks = in.size("number of element blocks");
+  const auto nelem = in.size("number of elements");
+  if (L.tag_range) {
+    in.size("minimum element tag");
+    in.size("maximum element tag");
+  }
+  const std::size_t tb = tag_bytes(in, L);
+  in.cur.need(nblocks, in.min_bytes(12 + static_cast<std::size_t>(in.size_bytes)), "element blocks");
+  in.cur.need(nelem, in.min_bytes(tb), "elements");
+  st.blocks.reserve(static_cast<std::size_t>(nblocks));
+  std::uint64_t total = 0;
+  for (std::uint64_t b = 0; b < nblocks; ++b) {
+    const BlockHead h = block_head(in, L, "element type");
+    const ElementType* t = element_type(h.third);
+    if (!t) in.cur.fail_at("unknown element type " + std::to_string(h.third), h.third_at);
+    if (!in.binary) in.cur.skip_space();
+    const char* at = in.cur.ptr();
+    const auto count = in.size("number of elements in block");
+    if (count > nelem - total) in.cur.fail_at("element blocks hold more than the " + std::to_string(nelem) + " elements declared", at);
+    const auto k = static_cast<std::size_t>(t->num_nodes);
+    in.cur.need(count, in.min_bytes(tb) * (k + 1), "elements");
+    const auto m = static_cast<std::size_t>(count);
+    NDArray conn = NDArray::uninit(DType::int64, {m, k});
+    std::int64_t* c = conn.data<std::int64_t>();
+    if (!in.binary) read_ascii_rows(st, *t, m, c);
+    else if (tb == 8) element_rows_binary<std::uint64_t>(st, *t, m, c);
+    else element_rows_binary<std::uint32_t>(st, *t, m, c);
+    total += count;
+    st.blocks.push_back(CellBlock::rectangular(std::string(t->name), std::move(conn)));
+    st.block_dim.push_back(h.dim);
+    st.block_entity.push_back(h.tag);
+  }
+  if (total != nelem) in.fail("element blocks hold " + std::to_string(total) + " elements, the header declares " + std::to_string(nelem));
+  st.have_elements = true;
+  in.end_section("Elements");
+}
+
+// Node pairs of a periodic link: `npairs` (slave, master) node tags.
+NDArray periodic_pairs(ReadState& st, const Layout& L, std::uint64_t npairs) {
+  Input& in = st.in;
+  in.cur.need(npairs, 2 * in.min_bytes(tag_bytes(in, L)), "corresponding nodes");
+  NDArray pairs = NDArray::uninit(DType::int64, {static_cast<std::size_t>(npairs), 2});
+  std::int64_t* o = pairs.data<std::int64_t>();
+  for (std::size_t i = 0; i < 2 * static_cast<std::size_t>(npairs); ++i) {
+    if (!in.binary) in.cur.skip_space();
+    const char* at = in.cur.ptr();
+    o[i] = st.node_index(node_tag(in, L, at), at);
+  }
+  return pairs;
+}
+
+// 4.0: counts are signed longs; the affine transform is an ASCII "Affine" line, or in
+// binary a negative node count followed by 16 doubles and the real count.
+void read_periodic40(ReadState& st) {
+  Input& in = st.in;
+  st.require_nodes("Periodic");
+  const auto nlinks = in.ssize("number of periodic links");
+  if (nlinks < 0) in.fail("negative number of periodic links");
+  in.cur.need(static_cast<std::uint64_t>(nlinks), in.min_bytes(20), "periodic links");
+  for (std::int64_t l = 0; l < nlinks; ++l) {
+    PeriodicLink link;
+    link.dim = in.int32("entity dimension");
+    link.tag = in.int32("entity tag");
+    link.master_tag = in.int32("master entity tag");
+    std::int64_t npairs = 0;
+    if (in.binary) {
+      npairs = in.ssize("number of corresponding nodes");
+      if (npairs < 0) {
+        for (int i = 0; i < 16; ++i) link.affine.push_back(in.real("affine value"));
+        npairs = static_cast<std::int64_t>(in.size("number of corresponding nodes"));
+      }
+    } else {
+      in.affine_line(link);
+      npairs = in.ssize("number of corresponding nodes");
+    }
+    if (npairs < 0) in.fail("negative number of corresponding nodes");
+    link.node_pairs = periodic_pairs(st, kLayout40, static_cast<std::uint64_t>(npairs));
+    st.periodic.push_back(std::move(link));
+  }
+  in.end_section("Periodic");
+}
+
+void read_periodic41(ReadState& st) {
+  Input& in = st.in;
+  st.require_nodes("Periodic");
+  const auto nlinks = in.size("number of periodic links");
+  in.cur.need(nlinks, in.min_bytes(12 + 2 * static_cast<std::size_t>(in.size_bytes)), "periodic links");
+  for (std::uint64_t l = 0; l < nlinks; ++l) {
+    PeriodicLink link;
+    link.dim = in.int32("entity dimension");
+    link.tag = in.int32("entity tag");
+    link.master_tag = in.int32("master entity tag");
+    const auto naffine = in.size("number of affine values");
+    in.cur.need(naffine, in.min_bytes(8), "affine values");
+    for (std::uint64_t i = 0; i < naffine; ++i) link.affine.push_back(in.real("affine value"));
+    link.node_pairs = periodic_pairs(st, kLayout41, in.size("number of corresponding nodes"));
+    st.periodic.push_back(std::move(link));
+  }
+  in.end_section("Periodic");
+}
+
+Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
+  Input& in = st.in;
+  for (std::string name = st.next_section(); !name.empty(); name = st.next_section()) {
+    if (st.read_common_section(name)) continue;
+    if (name == "Entities") read_entities(st, L, false);
+    else if (name == "PartitionedEntities" && L.partitioned) read_entities(st, L, true);
+    else if (name == "Nodes") read_nodes(st, L);
+    else if (name == "Elements") read_elements(st, L);
+    else if (name == "Periodic") read_periodic(st);
+    else in.skip_section(name);
+  }
+  return st.finish();
+}
+
+}  // namespace
+
+Mesh read40(ReadState& st) { return read4(st, kLayout40, read_periodic40); }
+Mesh read41(ReadState& st) { return read4(st, kLayout41, read_periodic41); }
+
+}  // namespace meshioplusplus::gmsh
