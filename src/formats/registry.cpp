@@ -3,6 +3,8 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/off/off.hpp"
+#include "formats/stl/stl.hpp"
 
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -14,6 +16,8 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      stl_format(),
+      off_format(),
   };
   return all;
 }
