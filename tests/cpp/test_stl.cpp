@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <limits>
 
 #include "formats/stl/stl_internal.hpp"
@@ -115,6 +116,37 @@ TEST(StlRead, CornersMergeAsMeshioDoes) {
   EXPECT_FALSE(std::signbit(m.points.data<float>()[0]));  // the first occurrence's bits are kept
   EXPECT_TRUE(std::isnan(m.points.data<float>()[9]) && std::isnan(m.points.data<float>()[12]));
   EXPECT_EQ(m.cell_data.at("facet_normals")[0].dtype(), mpp::DType::float32);
+}
+
+TEST(StlRead, AnyThreadCountMergesTheSame) {
+  // A 200 x 250 grid of quads split in two (100k triangles, 300k corners: enough to weld on
+  // several threads), a few corners made -0.0 and NaN.
+  const std::size_t nx = 200, ny = 250;
+  std::vector<double> p;
+  for (std::size_t j = 0; j <= ny; ++j)
+    for (std::size_t i = 0; i <= nx; ++i) p.insert(p.end(), {0.5 * double(i), 0.25 * double(j), double((i * j) % 7)});
+  p[0] = -0.0;
+  p[3 * 77 + 1] = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::int64_t> t;
+  for (std::size_t j = 0; j < ny; ++j)
+    for (std::size_t i = 0; i < nx; ++i) {
+      const std::int64_t a = std::int64_t(j * (nx + 1) + i), b = a + 1, c = a + std::int64_t(nx) + 2, d = a + std::int64_t(nx) + 1;
+      t.insert(t.end(), {a, b, c, a, c, d});
+    }
+  mpp::Mesh m;
+  m.points = NDArray::from_vector(p, {p.size() / 3, 3});
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(t, {t.size() / 3, 3})));
+  const std::string path = tmp_path("threads.stl");
+  mpp::write(path, m, "stl", {{"binary", "true"}});
+  const auto one = mpp::read(path, "stl", {{"threads", "1"}});
+  // Every grid point is used; the NaN one becomes one point per use.
+  const auto uses = static_cast<std::size_t>(std::count(t.begin(), t.end(), 77));
+  EXPECT_EQ(one.points.dim(0), m.points.dim(0) + uses - 1);
+  for (const char* threads : {"2", "3", "8"}) {
+    const auto many = mpp::read(path, "stl", {{"threads", threads}});
+    EXPECT_EQ(compare_arrays("points", one.points, many.points), "") << threads;
+    EXPECT_EQ(compare_arrays("cells", one.cells[0].connectivity, many.cells[0].connectivity), "") << threads;
+  }
 }
 
 TEST(StlRead, BinarySizeRule) {

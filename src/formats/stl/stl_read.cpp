@@ -61,7 +61,7 @@ Mesh assemble(NDArray points, NDArray cells, NDArray normals) {
   return m;
 }
 
-Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n) {
+Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n, unsigned threads) {
   const char* base = file.data() + kHeaderBytes;
   NDArray cells = NDArray::uninit(DType::int64, {n, 3});
   NDArray normals = NDArray::uninit(DType::float32, {n, 3});
@@ -69,23 +69,22 @@ Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64
   const bool swap = !io::host_is_little_endian();
   for (std::uint64_t t = 0; t < n; ++t) std::memcpy(nrm + 3 * t, base + kTriangleBytes * t, 12);
   if (swap) io::byteswap_inplace(nrm, 3 * n, 4);
-  std::vector<std::uint64_t> first;
-  first.reserve(n / 2 + 16);
+  std::vector<float> merged;
   auto load = [&](std::size_t i, float out[3]) {
     std::memcpy(out, base + kTriangleBytes * (i / 3) + 12 + 12 * (i % 3), 12);
     if (swap) io::byteswap_inplace(out, 3, 4);
   };
-  const std::size_t np = weld<float>(3 * n, load, cells.data<std::int64_t>(), first);
+  const std::size_t np = weld<float>(3 * n, load, cells.data<std::int64_t>(), merged, threads);
   if (np == SIZE_MAX) throw ReadError(error_message("stl", path, {}, "more than 2^32 - 2 distinct points are not supported"));
   NDArray points = NDArray::uninit(DType::float32, {np, 3});
-  float* p = points.data<float>();
-  for (std::size_t k = 0; k < np; ++k) load(first[k], p + 3 * k);
+  if (np) std::memcpy(points.raw(), merged.data(), 3 * np * sizeof(float));
   return assemble(std::move(points), std::move(cells), std::move(normals));
 }
 
 class AsciiReader {
  public:
-  AsciiReader(const io::FileBytes& file, const std::string& path) : cur_(file.text(), "stl", path) {}
+  AsciiReader(const io::FileBytes& file, const std::string& path, unsigned threads)
+      : cur_(file.text(), "stl", path), threads_(threads) {}
 
   Mesh read() {
     // Facets are at least ~90 bytes of text; a first guess, the vectors grow past it.
@@ -109,15 +108,13 @@ class AsciiReader {
     NDArray cells = NDArray::uninit(DType::int64, {n, 3});
     NDArray normals = NDArray::uninit(DType::float64, {n, 3});
     if (n) std::memcpy(normals.raw(), normals_.data(), normals_.size() * sizeof(double));
-    std::vector<std::uint64_t> first;
-    first.reserve(n / 2 + 16);
+    std::vector<double> merged;
     const double* c = corners_.data();
     auto load = [c](std::size_t i, double out[3]) { std::memcpy(out, c + 3 * i, 3 * sizeof(double)); };
-    const std::size_t np = weld<double>(3 * n, load, cells.data<std::int64_t>(), first);
+    const std::size_t np = weld<double>(3 * n, load, cells.data<std::int64_t>(), merged, threads_);
     if (np == SIZE_MAX) cur_.fail("more than 2^32 - 2 distinct points are not supported");
     NDArray points = NDArray::uninit(DType::float64, {np, 3});
-    double* p = points.data<double>();
-    for (std::size_t k = 0; k < np; ++k) load(first[k], p + 3 * k);
+    if (np) std::memcpy(points.raw(), merged.data(), 3 * np * sizeof(double));
     Mesh m = assemble(std::move(points), std::move(cells), std::move(normals));
     m.regions = std::move(regions_);
     return m;
@@ -181,6 +178,7 @@ class AsciiReader {
   }
 
   io::Cursor cur_;
+  unsigned threads_;
   std::vector<double> corners_, normals_;
   std::vector<Region> regions_;
 };
@@ -210,17 +208,18 @@ bool looks_binary(std::string_view text) {
 
 Mesh read_stl(const std::string& path, const Options& options) {
   OptionReader opts(options, "stl");
+  const unsigned threads = opts.threads();
   opts.finish();
   io::FileBytes file(path, "stl");
   std::uint32_t declared = 0;
   const bool has_header = file.size() >= kHeaderBytes;
   if (has_header) {
     declared = io::load<std::uint32_t>(file.data() + 80, true);
-    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n);
+    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n, threads);
   }
   if (starts_with_solid(file.text())) {
     try {
-      return AsciiReader(file, path).read();
+      return AsciiReader(file, path, threads).read();
     } catch (const ReadError& e) {
       // A binary file whose header begins with "solid" but whose count is wrong: say both.
       if (!has_header || !looks_binary(file.text())) throw;
