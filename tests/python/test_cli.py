@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import meshioplusplus as mio
-from helpers import assert_mesh_equal, tet_mesh
+from helpers import assert_mesh_equal, tet_mesh, tri_mesh
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "meshioplusplus"
@@ -47,14 +47,20 @@ def test_help_and_formats(cmd):
 @pytest.mark.parametrize("name, ext", RW_FORMATS)
 def test_convert_and_info_round_trip(tmp_path, cmd, name, ext):
     src = tmp_path / f"in{ext}"
-    mio.write(src, tet_mesh, name)
+    mesh = tet_mesh
+    try:
+        mio.write(src, mesh, name)
+    except mio.WriteError:  # a surface format (STL, OFF): tetrahedra are not its cells
+        mesh = tri_mesh
+        mio.write(src, mesh, name)
     dst = tmp_path / f"out{ext}"
     r = run(cmd, "convert", src, dst, "--input-format", name, "-o", name)
     assert r.returncode == 0, r.stderr
-    assert_mesh_equal(tet_mesh, mio.read(dst, name))
+    assert_mesh_equal(mesh, mio.read(dst, name))
     r = run(cmd, "info", dst)
     assert r.returncode == 0, r.stderr
-    assert "Number of points: 5" in r.stdout and "tetra: 2" in r.stdout
+    expect = ("Number of points: 5", "tetra: 2") if mesh is tet_mesh else ("Number of points: 4", "triangle: 2")
+    assert all(e in r.stdout for e in expect), r.stdout
 
 
 @pytest.mark.parametrize("cmd", tools(), ids=lambda c: Path(c[-1]).name)
