@@ -1,13 +1,14 @@
 """meshio++ against meshio: read and write speed, bandwidth and peak memory (make bench).
 
 Inputs are made by the real gmsh from the committed .geo files in bench/geo/ (a bracket of
-~50k nodes / ~280k cells and a cube of ~1M tetrahedra), then converted by meshio (the
-peer) into the other formats, so both libraries read the same files. In one process,
+~50k nodes / ~280k cells, a cube of ~1M tetrahedra, and the bracket's skin of ~1.1M
+triangles for the surface formats), then converted by meshio (the peer) into the other
+formats, so both libraries read the same files. In one process,
 after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshio++, ...)
 and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
 Peak resident memory of each read is measured in a fresh process per library.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube] [--reps N]
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin] [--reps N]
 Writes bench/results/<date>-<machine>.md and .png, and prints the table.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ def gmsh_mesh(name: str, fmt: str, binary: bool) -> Path:
         base = WORK / f"{name}-base.msh"
         if not base.exists():
             WORK.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["gmsh", "-3", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / f"{name}.geo"),
+            subprocess.run(["gmsh", "-2" if name in SURFACES else "-3", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / f"{name}.geo"),
                             "-o", str(base), "-format", "msh41"], check=True, stdout=subprocess.DEVNULL)
         args = ["gmsh", str(base), "-save", "-o", str(out), "-format", fmt] + (["-bin"] if binary else [])
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
@@ -77,8 +78,25 @@ def appended_raw_vtu(name: str) -> Path:
     return out
 
 
+SURFACES = ("skin",)  # meshed with triangles only (gmsh -2), for the surface formats
+
+
+def triangles_only(meshio, mesh):
+    """The mesh's triangle blocks as one block (what STL and meshio's OFF writer hold)."""
+    import numpy
+
+    tri = numpy.concatenate([b.data for b in mesh.cells if b.type == "triangle"])
+    return meshio.Mesh(mesh.points, [("triangle", tri)])
+
+
 def read_cases(name: str):
     """(label, path, file_format) of every read case both libraries support."""
+    if name in SURFACES:
+        return [
+            ("stl binary", peer_file(name, "binary.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=True)), "stl"),
+            ("stl ascii", peer_file(name, "ascii.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=False)), "stl"),
+            ("off", peer_file(name, "mesh.off", lambda m, mesh, p: m.off.write(p, triangles_only(m, mesh))), "off"),
+        ]
     return [
         ("gmsh 4.1 ascii", gmsh_mesh(name, "msh41", False), "gmsh"),
         ("gmsh 4.1 binary", gmsh_mesh(name, "msh41", True), "gmsh"),
@@ -103,6 +121,13 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+]
+
+
+SURFACE_WRITE_CASES = [
+    ("stl ascii", ".stl", "stl", {"binary": False}, {"binary": False}),
+    ("stl binary", ".stl", "stl", {"binary": True}, {"binary": True}),
+    ("off", ".off", "off", {}, {}),
 ]
 
 
@@ -172,11 +197,11 @@ def main():
     import meshioplusplus as mio
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["bracket", "cube"])
+    ap.add_argument("--only", choices=["bracket", "cube", "skin"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
     args = ap.parse_args()
-    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube"])
+    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin"])
     reps = 3 if args.quick else args.reps
 
     rows = []
@@ -184,6 +209,9 @@ def main():
         cases = read_cases(name)
         src = gmsh_mesh(name, "msh41", True)
         peer_mesh, our_mesh = meshio.read(src), mio.read(src)
+        if name in SURFACES:
+            peer_mesh = triangles_only(meshio, peer_mesh)
+            our_mesh = mio.Mesh(peer_mesh.points, [("triangle", peer_mesh.cells[0].data)])
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
         for label, path, fmt in cases:
             mb = path.stat().st_size / 1e6
@@ -196,7 +224,7 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in WRITE_CASES:
+        for label, suffix, fmt, peer_kw, our_kw in (SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES):
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
             t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),

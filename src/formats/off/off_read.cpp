@@ -95,8 +95,41 @@ class Reader {
     }
   }
 
+  // The common case, parsed straight into the final array: every face has the size of the
+  // first and no colour. False (the cursor back where it was) at the first face that is
+  // not so, and the general path below reads the faces again.
+  bool uniform_faces(Mesh& m, std::size_t nv, std::size_t nf) {
+    const std::size_t start = cur_.offset();
+    cur_.skip_space_and_comments('#');
+    std::uint64_t k0 = 0;
+    const char* p = cur_.ptr();
+    if (nf == 0 || !io::parse_uint(p, cur_.end(), k0) || k0 < 3 || k0 > 64) return cur_.seek(start), false;
+    if (nf > cur_.left() / (2 * k0 + 1)) return cur_.seek(start), false;  // smaller faces later, or a lie
+    NDArray conn = NDArray::uninit(DType::int64, {nf, static_cast<std::size_t>(k0)});
+    std::int64_t* out = conn.data<std::int64_t>();
+    for (std::size_t f = 0; f < nf; ++f) {
+      cur_.skip_space_and_comments('#');
+      const std::uint64_t k = cur_.index("a face's vertex count");
+      if (k != k0) return cur_.seek(start), false;
+      for (std::uint64_t j = 0; j < k; ++j) {
+        const char* vat = cur_.ptr();
+        const std::uint64_t v = cur_.index("a vertex index");
+        if (v >= nv)
+          cur_.fail_at("face " + std::to_string(f) + ": vertex index " + std::to_string(v) + " is outside [0, " +
+                           std::to_string(nv) + ")", vat);
+        *out++ = static_cast<std::int64_t>(v);
+      }
+      cur_.skip_blank();
+      if (!cur_.at_end() && *cur_.ptr() != '\n' && *cur_.ptr() != '#') return cur_.seek(start), false;  // a colour
+    }
+    const char* type = k0 == 3 ? "triangle" : k0 == 4 ? "quad" : "polygon";
+    m.cells.push_back(CellBlock::rectangular(type, std::move(conn)));
+    return true;
+  }
+
   void faces(Mesh& m, std::size_t nv, std::size_t nf) {
     cur_.need(nf, 4, "faces");  // "1 0\n" at the least
+    if (uniform_faces(m, nv, nf)) return;
     std::vector<std::uint32_t> sizes(nf);
     std::vector<std::int64_t> idx;
     idx.reserve(std::min<std::size_t>(3 * nf, cur_.left() / 2));
