@@ -94,6 +94,8 @@ def read_cases(name: str):
     if name in SURFACES:
         return [
             ("stl binary", peer_file(name, "binary.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=True)), "stl"),
+            # meshio always merges; this row is for read / copy (every corner its own point)
+            ("stl binary, ours merge=False", WORK / f"{name}-binary.stl", "stl", {"merge": False}),
             ("stl ascii", peer_file(name, "ascii.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=False)), "stl"),
             ("off", peer_file(name, "mesh.off", lambda m, mesh, p: m.off.write(p, triangles_only(m, mesh))), "off"),
         ]
@@ -213,9 +215,10 @@ def main():
             peer_mesh = triangles_only(meshio, peer_mesh)
             our_mesh = mio.Mesh(peer_mesh.points, [("triangle", peer_mesh.cells[0].data)])
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
-        for label, path, fmt in cases:
+        for label, path, fmt, *our_kw in cases:
+            kw = our_kw[0] if our_kw else {}
             mb = path.stat().st_size / 1e6
-            t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt), reps)
+            t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt, **kw), reps)
             rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
             rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
             row = dict(mesh=name, op="read", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours,

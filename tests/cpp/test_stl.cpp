@@ -118,6 +118,24 @@ TEST(StlRead, CornersMergeAsMeshioDoes) {
   EXPECT_EQ(m.cell_data.at("facet_normals")[0].dtype(), mpp::DType::float32);
 }
 
+TEST(StlRead, MergeFalseKeepsEveryCorner) {
+  const std::vector<std::array<float, 3>> corners = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-0.0f, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  const std::string text = "solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
+                           "facet normal 0 0 1\nouter loop\nvertex -0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid s\n";
+  for (const std::string& bytes : {binary_stl("raw", corners), text}) {
+    const std::string path = tmp_path("raw.stl");
+    spit(path, bytes);
+    const auto m = mpp::read(path, "stl", {{"merge", "false"}});
+    ASSERT_EQ(m.points.shape(), (NDArray::Shape{6, 3}));
+    EXPECT_EQ(compare_arrays("cells", m.cells[0].connectivity, i64({0, 1, 2, 3, 4, 5}, {2, 3}), false), "");
+    for (std::size_t i = 0; i < 6; ++i)
+      for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(m.points.value_as_double(3 * i + k), corners[i][k]);
+    EXPECT_TRUE(std::signbit(m.points.value_as_double(9)));  // kept as written
+    EXPECT_EQ(m.cell_data.at("facet_normals")[0].dim(0), 2u);
+    EXPECT_EQ(mpp::read(path, "stl").points.dim(0), 3u);  // merged by default
+  }
+}
+
 TEST(StlRead, AnyThreadCountMergesTheSame) {
   // A 200 x 250 grid of quads split in two (100k triangles, 300k corners: enough to weld on
   // several threads), a few corners made -0.0 and NaN.

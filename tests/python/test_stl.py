@@ -47,12 +47,13 @@ def first_occurrence(mesh):
     return mesh.points[order], new[tri]
 
 
-def vtk_read(path):
+def vtk_read(path, merging=True):
     from vtkmodules.util.numpy_support import vtk_to_numpy
     from vtkmodules.vtkIOGeometry import vtkSTLReader
 
     r = vtkSTLReader()
     r.SetFileName(str(path))
+    r.SetMerging(merging)
     r.Update()
     out = r.GetOutput()
     pts = vtk_to_numpy(out.GetPoints().GetData()) if out.GetNumberOfPoints() else np.zeros((0, 3))
@@ -115,6 +116,17 @@ def test_vtk_fixtures_read_as_vtk_reads_them(fixture):
     ours = mio.read(DATA / fixture)
     np.testing.assert_array_equal(ours.cells[0].data, tri)
     np.testing.assert_array_equal(ours.points.astype(np.float32), pts)
+
+
+@pytest.mark.parametrize("fixture", ["vtk_ascii.stl", "vtk_binary.stl", "meshio_binary.stl"])
+def test_merge_false_keeps_every_corner_as_vtk_without_merging(fixture):
+    pts, tri = vtk_read(DATA / fixture, merging=False)
+    ours = mio.read(DATA / fixture, merge=False)
+    np.testing.assert_array_equal(ours.cells[0].data, tri)
+    np.testing.assert_array_equal(ours.cells[0].data.ravel(), np.arange(len(ours.points)))
+    np.testing.assert_array_equal(ours.points.astype(np.float32), pts)
+    merged = mio.read(DATA / fixture)  # the same corners, merged
+    np.testing.assert_array_equal(merged.points[merged.cells[0].data], ours.points[ours.cells[0].data])
 
 
 # --- gmsh ----------------------------------------------------------------------------

@@ -11,7 +11,9 @@
 // the order of their first occurrence (stl_weld.hpp), points float32 for binary files and
 // float64 for ASCII ones, facet normals as cell_data "facet_normals" (same dtype). ASCII
 // solid names become cell regions (one per named solid, its facets). The binary header
-// and the two attribute bytes of each facet are read past and not kept.
+// and the two attribute bytes of each facet are read past and not kept. Option merge=false
+// (VTK's SetMerging(0)) keeps every corner as its own point: points (3n, 3), cells
+// 0 1 2 / 3 4 5 / ..., at the speed of copying the file.
 //
 // Safe for untrusted input: the binary count is checked against the size before anything
 // is allocated, the ASCII grammar is checked token by token, every read is bounded.
@@ -61,14 +63,29 @@ Mesh assemble(NDArray points, NDArray cells, NDArray normals) {
   return m;
 }
 
-Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n, unsigned threads) {
-  const char* base = file.data() + kHeaderBytes;
+// Every corner its own point, cells 0 1 2 / 3 4 5 / ...: the merge=false read.
+NDArray corner_cells(std::uint64_t n) {
   NDArray cells = NDArray::uninit(DType::int64, {n, 3});
+  std::int64_t* c = cells.data<std::int64_t>();
+  for (std::uint64_t i = 0; i < 3 * n; ++i) c[i] = static_cast<std::int64_t>(i);
+  return cells;
+}
+
+Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n, unsigned threads, bool merge) {
+  const char* base = file.data() + kHeaderBytes;
   NDArray normals = NDArray::uninit(DType::float32, {n, 3});
   float* nrm = normals.data<float>();
   const bool swap = !io::host_is_little_endian();
   for (std::uint64_t t = 0; t < n; ++t) std::memcpy(nrm + 3 * t, base + kTriangleBytes * t, 12);
   if (swap) io::byteswap_inplace(nrm, 3 * n, 4);
+  if (!merge) {
+    NDArray points = NDArray::uninit(DType::float32, {3 * n, 3});
+    float* p = points.data<float>();
+    for (std::uint64_t t = 0; t < n; ++t) std::memcpy(p + 9 * t, base + kTriangleBytes * t + 12, 36);
+    if (swap) io::byteswap_inplace(p, 9 * n, 4);
+    return assemble(std::move(points), corner_cells(n), std::move(normals));
+  }
+  NDArray cells = NDArray::uninit(DType::int64, {n, 3});
   std::vector<float> merged;
   auto load = [&](std::size_t i, float out[3]) {
     std::memcpy(out, base + kTriangleBytes * (i / 3) + 12 + 12 * (i % 3), 12);
@@ -83,8 +100,8 @@ Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64
 
 class AsciiReader {
  public:
-  AsciiReader(const io::FileBytes& file, const std::string& path, unsigned threads)
-      : cur_(file.text(), "stl", path), threads_(threads) {}
+  AsciiReader(const io::FileBytes& file, const std::string& path, unsigned threads, bool merge)
+      : cur_(file.text(), "stl", path), threads_(threads), merge_(merge) {}
 
   Mesh read() {
     // Facets are at least ~90 bytes of text; a first guess, the vectors grow past it.
@@ -105,9 +122,16 @@ class AsciiReader {
       if (!name.empty() && stop > start) add_region(name, start, stop);
     }
     const std::size_t n = normals_.size() / 3;
-    NDArray cells = NDArray::uninit(DType::int64, {n, 3});
     NDArray normals = NDArray::uninit(DType::float64, {n, 3});
     if (n) std::memcpy(normals.raw(), normals_.data(), normals_.size() * sizeof(double));
+    if (!merge_) {
+      NDArray points = NDArray::uninit(DType::float64, {3 * n, 3});
+      if (n) std::memcpy(points.raw(), corners_.data(), corners_.size() * sizeof(double));
+      Mesh m = assemble(std::move(points), corner_cells(n), std::move(normals));
+      m.regions = std::move(regions_);
+      return m;
+    }
+    NDArray cells = NDArray::uninit(DType::int64, {n, 3});
     std::vector<double> merged;
     const double* c = corners_.data();
     auto load = [c](std::size_t i, double out[3]) { std::memcpy(out, c + 3 * i, 3 * sizeof(double)); };
@@ -179,6 +203,7 @@ class AsciiReader {
 
   io::Cursor cur_;
   unsigned threads_;
+  bool merge_;
   std::vector<double> corners_, normals_;
   std::vector<Region> regions_;
 };
@@ -209,17 +234,18 @@ bool looks_binary(std::string_view text) {
 Mesh read_stl(const std::string& path, const Options& options) {
   OptionReader opts(options, "stl");
   const unsigned threads = opts.threads();
+  const bool merge = opts.get_bool("merge", true);
   opts.finish();
   io::FileBytes file(path, "stl");
   std::uint32_t declared = 0;
   const bool has_header = file.size() >= kHeaderBytes;
   if (has_header) {
     declared = io::load<std::uint32_t>(file.data() + 80, true);
-    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n, threads);
+    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n, threads, merge);
   }
   if (starts_with_solid(file.text())) {
     try {
-      return AsciiReader(file, path, threads).read();
+      return AsciiReader(file, path, threads, merge).read();
     } catch (const ReadError& e) {
       // A binary file whose header begins with "solid" but whose count is wrong: say both.
       if (!has_header || !looks_binary(file.text())) throw;
