@@ -2,13 +2,13 @@
 
 Inputs are made by the real gmsh from the committed .geo files in bench/geo/ (a bracket of
 ~50k nodes / ~280k cells, a cube of ~1M tetrahedra, and the bracket's skin alone meshed
-finely with ~1.3M triangles for the surface formats, PLY and OBJ), then converted by meshio
-(the peer) into the other formats, so both libraries read the same files. In one process,
+finely with ~1.3M triangles for the surface formats), then converted by meshio (the peer) into the other
+formats, so both libraries read the same files. In one process,
 after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshio++, ...)
 and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
 Peak resident memory of each read is measured in a fresh process per library.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|surface] [--reps N]
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin] [--reps N]
 Writes bench/results/<date>-<machine>.md and .png, and prints the table.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ def gmsh_mesh(name: str, fmt: str, binary: bool) -> Path:
         base = WORK / f"{name}-base.msh"
         if not base.exists():
             WORK.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["gmsh", "-3", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / f"{name}.geo"),
+            subprocess.run(["gmsh", "-2" if name in SURFACES else "-3", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / f"{name}.geo"),
                             "-o", str(base), "-format", "msh41"], check=True, stdout=subprocess.DEVNULL)
         args = ["gmsh", str(base), "-save", "-o", str(out), "-format", fmt] + (["-bin"] if binary else [])
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
@@ -78,44 +78,30 @@ def appended_raw_vtu(name: str) -> Path:
     return out
 
 
-def surface_mesh() -> Path:
-    """bench/geo/bracket_skin.geo meshed by gmsh -2 (triangles only)."""
-    out = WORK / "surface-base.msh"
-    if not out.exists():
-        WORK.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["gmsh", "-2", "-nt", str(os.cpu_count() or 2), str(HERE / "geo" / "bracket_skin.geo"),
-                        "-o", str(out), "-format", "msh41", "-bin"], check=True, stdout=subprocess.DEVNULL)
-    return out
+SURFACES = ("skin",)  # meshed with triangles only (gmsh -2), for the surface formats
 
 
-def surface_meshes():
-    """The skin as points + triangles, for meshio and for meshio++ (no gmsh cell data, which
-    meshio's PLY/OBJ writers drop)."""
-    import meshio
+def triangles_only(meshio, mesh):
+    """The mesh's triangle blocks as one block, no cell data (what STL, OFF, PLY and OBJ hold
+    and meshio's writers keep)."""
+    import numpy
 
-    import meshioplusplus as mio
-
-    m = meshio.read(surface_mesh())
-    tris = np.concatenate([c.data for c in m.cells if c.type == "triangle"])
-    return meshio.Mesh(m.points, [("triangle", tris)]), mio.Mesh(m.points, [("triangle", tris)])
-
-
-def surface_file(suffix: str, writer) -> Path:
-    out = WORK / f"surface-{suffix}"
-    if not out.exists():
-        import meshio
-
-        writer(meshio, surface_meshes()[0], out)
-    return out
+    tri = numpy.concatenate([b.data for b in mesh.cells if b.type == "triangle"])
+    return meshio.Mesh(mesh.points, [("triangle", tri)])
 
 
 def read_cases(name: str):
     """(label, path, file_format) of every read case both libraries support."""
-    if name == "surface":
+    if name in SURFACES:
         return [
-            ("ply binary", surface_file("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
-            ("ply ascii", surface_file("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
-            ("obj", surface_file("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
+            ("stl binary", peer_file(name, "binary.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=True)), "stl"),
+            # meshio always merges; this row is for read / copy (every corner its own point)
+            ("stl binary, ours merge=False", WORK / f"{name}-binary.stl", "stl", {"merge": False}),
+            ("stl ascii", peer_file(name, "ascii.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=False)), "stl"),
+            ("off", peer_file(name, "mesh.off", lambda m, mesh, p: m.off.write(p, triangles_only(m, mesh))), "off"),
+            ("ply binary", peer_file(name, "binary.ply", lambda m, mesh, p: m.ply.write(p, triangles_only(m, mesh), binary=True)), "ply"),
+            ("ply ascii", peer_file(name, "ascii.ply", lambda m, mesh, p: m.ply.write(p, triangles_only(m, mesh), binary=False)), "ply"),
+            ("obj", peer_file(name, "mesh.obj", lambda m, mesh, p: m.obj.write(p, triangles_only(m, mesh))), "obj"),
         ]
     return [
         ("gmsh 4.1 ascii", gmsh_mesh(name, "msh41", False), "gmsh"),
@@ -142,7 +128,12 @@ WRITE_CASES = [
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
 ]
+
+
 SURFACE_WRITE_CASES = [
+    ("stl ascii", ".stl", "stl", {"binary": False}, {"binary": False}),
+    ("stl binary", ".stl", "stl", {"binary": True}, {"binary": True}),
+    ("off", ".off", "off", {}, {}),
     ("ply binary", ".ply", "ply", {"binary": True}, {"binary": True}),
     ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
     ("obj", ".obj", "obj", {}, {}),
@@ -215,27 +206,26 @@ def main():
     import meshioplusplus as mio
 
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["bracket", "cube", "surface"])
+    ap.add_argument("--only", choices=["bracket", "cube", "skin"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
     args = ap.parse_args()
-    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "surface"])
+    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin"])
     reps = 3 if args.quick else args.reps
 
     rows = []
     for name in meshes:
         cases = read_cases(name)
-        if name == "surface":
-            peer_mesh, our_mesh = surface_meshes()
-            write_cases = SURFACE_WRITE_CASES
-        else:
-            src = gmsh_mesh(name, "msh41", True)
-            peer_mesh, our_mesh = meshio.read(src), mio.read(src)
-            write_cases = WRITE_CASES
+        src = gmsh_mesh(name, "msh41", True)
+        peer_mesh, our_mesh = meshio.read(src), mio.read(src)
+        if name in SURFACES:
+            peer_mesh = triangles_only(meshio, peer_mesh)
+            our_mesh = mio.Mesh(peer_mesh.points, [("triangle", peer_mesh.cells[0].data)])
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
-        for label, path, fmt in cases:
+        for label, path, fmt, *our_kw in cases:
+            kw = our_kw[0] if our_kw else {}
             mb = path.stat().st_size / 1e6
-            t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt), reps)
+            t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt, **kw), reps)
             rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
             rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
             row = dict(mesh=name, op="read", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours,
@@ -244,7 +234,7 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in write_cases:
+        for label, suffix, fmt, peer_kw, our_kw in (SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES):
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
             t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),

@@ -3,9 +3,10 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/gmsh/gmsh.hpp"
-
 #include "formats/obj/obj.hpp"
+#include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
+#include "formats/stl/stl.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
@@ -18,6 +19,8 @@ const std::vector<Format>& formats() {
       vtk_format(),
       ply_format(),
       obj_format(),
+      stl_format(),
+      off_format(),
   };
   return all;
 }

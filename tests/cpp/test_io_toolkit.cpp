@@ -56,6 +56,19 @@ TEST(Cursor, TextTokensNumbersAndLines) {
   EXPECT_TRUE(c.at_end());
 }
 
+TEST(Cursor, SkipSpaceAndCommentsStopsAtTheNextValue) {
+  io::Cursor c("# a comment\n  \n# another 1 2\n 3 # trailing 4\n#\n5#x", "test", "f.txt");
+  c.skip_space_and_comments('#');
+  EXPECT_EQ(c.number<int>("first"), 3);
+  c.skip_space_and_comments('#');
+  EXPECT_EQ(c.token(), "5#x");  // a marker inside a token is not a comment start
+  c.skip_space_and_comments('#');
+  EXPECT_TRUE(c.at_end());
+  io::Cursor only("#only a comment", "test", "f.txt");
+  only.skip_space_and_comments('#');
+  EXPECT_TRUE(only.at_end());
+}
+
 TEST(Cursor, ErrorsNameFormatFileLineByteAndFound) {
   io::Cursor c("1 2\n3 x4\n", "test", "f.txt");
   c.number<int>("a"), c.number<int>("b"), c.number<int>("c");

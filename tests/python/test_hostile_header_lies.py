@@ -237,7 +237,24 @@ OBJ = {
     "line vertex index": (lambda v: OBJ_V + b"l 1 " + n(v) + b"\n", 2),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ}
+# --- stl: the binary triangle count is the only count (ASCII has none) -----------------
+u32 = lambda v: struct.pack("<I", v % 2**32)  # noqa: E731  the field is 32 bits: a lie wraps
+STL_FACET = struct.pack("<12f", 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0) + b"\0\0"
+STL = {
+    "binary triangle count": (lambda v: b"meshio++ header lie".ljust(80, b" ") + u32(v) + STL_FACET * 2, 2),
+    "binary triangle count behind a 'solid' header": (lambda v: b"solid lie".ljust(80, b" ") + u32(v) + STL_FACET * 2, 2),
+}
+
+# --- off ------------------------------------------------------------------------------
+OFF_VERTS = b"0 0 0\n1 0 0\n0 1 0\n"
+OFF = {
+    "vertex count": (lambda v: b"OFF\n" + n(v) + b" 1 0\n" + OFF_VERTS + b"3 0 1 2\n", 3),
+    "face count": (lambda v: b"OFF\n3 " + n(v) + b" 0\n" + OFF_VERTS + b"3 0 1 2\n", 1),
+    "face vertex count": (lambda v: b"OFF\n3 1 0\n" + OFF_VERTS + n(v) + b" 0 1 2\n", 3),
+    "COFF vertex count": (lambda v: b"COFF\n" + n(v) + b" 1 0\n0 0 0 1 0 0 1\n1 0 0 0 1 0 1\n0 1 0 0 0 1 1\n3 0 1 2\n", 3),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -131,6 +131,15 @@ class Cursor {
   void skip_space() {
     while (p_ != end_ && is_space(*p_)) ++p_;
   }
+  // Whitespace and comments, a comment running from `marker` to the end of its line
+  // ('#' in OFF and OBJ).
+  void skip_space_and_comments(char marker) {
+    for (;;) {
+      while (p_ != end_ && is_space(*p_)) ++p_;
+      if (p_ == end_ || *p_ != marker) return;
+      while (p_ != end_ && *p_ != '\n') ++p_;
+    }
+  }
   // Spaces and tabs only: stays on the current line.
   void skip_blank() {
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r')) ++p_;
