@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/medit/medit.hpp"
 
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -14,6 +15,7 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      medit_format(),
   };
   return all;
 }
