@@ -100,9 +100,9 @@ def main():
     # Dimension 2: triangles and a quadrilateral.
     m = MeshB(2)
     m.dimension(2)
-    m.vertices([(0.0, 0.0, 1), (1.0, 0.0, 1), (1.0, 1.0, 2), (0.0, 1.0, 2), (2.0, 0.5, 3)], dim=2)
+    m.vertices([(0.0, 0.0, 1), (1.0, 0.0, 1), (1.0, 1.0, 2), (0.0, 1.0, 2), (2.0, 0.5, 3), (2.0, 1.5, 3)], dim=2)
     m.elements("Triangles", [(1, 2, 3, 1), (1, 3, 4, 1)])
-    m.elements("Quadrilaterals", [(2, 5, 5, 3, 4)])
+    m.elements("Quadrilaterals", [(2, 5, 6, 3, 3)])
     m.end()
     m.save("dimension2.meshb")
 
