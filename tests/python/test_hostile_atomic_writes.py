@@ -29,6 +29,7 @@ ENCODINGS = {
     "gmsh": [{}, {"binary": False}, {"fmt_version": "2.2"}, {"fmt_version": "2.2", "binary": False}],
     "vtu": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}, {"compression": "None"}],
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
+    "medit": [{}, {"float_fmt": ".3e"}],  # .meshb (chosen by the name) is covered in test_medit.py
 }
 
 
@@ -61,7 +62,14 @@ def late_vtu() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu}
+def late_medit() -> mio.Mesh:
+    # medit:ref of two values per cell: found at its block, after the vertices are written.
+    m = big_mesh()
+    m.cell_data = {"medit:ref": [np.zeros((len(m.cells[0]), 2), dtype=np.int64)]}
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "medit": late_medit}
 
 
 def encodings(fmt):

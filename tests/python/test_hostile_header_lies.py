@@ -196,7 +196,49 @@ VTK = {
         + b"\nCELLS 1 " + n(v) + b"\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 4),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK}
+# --- medit ------------------------------------------------------------------------------
+MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
+MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
+
+
+def meshb(version: int, *keywords: bytes) -> bytes:
+    """A little-endian .meshb: header, Dimension 3, the given keyword records, End."""
+    pos = "<q" if version >= 3 else "<i"
+    out = struct.pack("<ii", 1, version)
+    out += struct.pack("<i", 3) + struct.pack(pos, len(out) + 4 + struct.calcsize(pos) + 4) + struct.pack("<i", 3)
+    for k in keywords:
+        out += k
+    return out + struct.pack("<i", 54) + struct.pack(pos, 0)
+
+
+def meshb_keyword(version: int, code: int, count: int, rows: bytes, next_offset=None, at=0) -> bytes:
+    pos = "<q" if version >= 3 else "<i"
+    cnt = struct.pack("<q", count) if version == 4 else struct.pack("<i", count if i32_fits(count) else -1)
+    body = cnt + rows
+    nxt = at + 4 + struct.calcsize(pos) + len(body) if next_offset is None else next_offset
+    return struct.pack("<i", code) + struct.pack(pos, nxt) + body
+
+
+M4_VERTS = b"".join(struct.pack("<dddq", *p, 1) for p in [(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+M3_VERTS = b"".join(struct.pack("<dddi", *p, 1) for p in [(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+MEDIT = {
+    "ascii Vertices count": (lambda v: MEDIT_HEAD + b"Vertices\n" + n(v) + b"\n0 0 0 1\n1 0 0 1\n0 1 0 1\nEnd\n", 3),
+    "ascii Triangles count": (lambda v: MEDIT_HEAD + MEDIT_VERTS + b"Triangles\n" + n(v) + b"\n1 2 3 0\nEnd\n", 1),
+    "ascii TetrahedraP2 count": (
+        lambda v: MEDIT_HEAD + MEDIT_VERTS + b"TetrahedraP2\n" + n(v) + b"\n1 2 3 1 2 3 1 2 3 1 0\nEnd\n", 1),
+    "meshb v4 Vertices count": (lambda v: meshb(4, meshb_keyword(4, 4, v, M4_VERTS)), 3),
+    "meshb v4 Triangles count": (
+        lambda v: meshb(4, meshb_keyword(4, 4, 3, M4_VERTS), meshb_keyword(4, 6, v, struct.pack("<4q", 1, 2, 3, 0))), 1),
+    "meshb v3 Vertices count": (lambda v: meshb(3, meshb_keyword(3, 4, v, M3_VERTS)), 3),
+    "meshb v3 Tetrahedra count": (
+        lambda v: meshb(3, meshb_keyword(3, 4, 3, M3_VERTS), meshb_keyword(3, 8, v, struct.pack("<5i", 1, 2, 3, 1, 0))), 1),
+    # An unknown keyword (Corners, code 13) skipped through its next-keyword offset.
+    "meshb v4 next-keyword offset": (
+        lambda v: meshb(4, meshb_keyword(4, 4, 3, M4_VERTS),
+                        meshb_keyword(4, 13, 1, struct.pack("<q", 1), next_offset=v if v < 2**63 else -1)), 8 + 16 + (20 + 3 * 32) + (20 + 8)),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "medit": MEDIT}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

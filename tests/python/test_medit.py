@@ -218,3 +218,18 @@ def test_references_are_regions_per_dimension():
                     if m.cell_data["medit:ref"][k][i] == r.tag and DIM[b.type] == r.dim]
         np.testing.assert_array_equal(r.entries, expected)
     assert m.cell_sets.keys() == regions.keys()
+
+
+# --- failed writes -------------------------------------------------------------------
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_a_write_failing_late_leaves_the_existing_file_intact(suffix, tmp_path):
+    target = tmp_path / f"precious{suffix}"
+    mio.write(target, with_refs(helpers.tet_mesh))
+    before = target.read_bytes()
+    rng = np.random.default_rng(0)
+    bad = mio.Mesh(rng.random((20000, 3)), [("triangle", rng.integers(0, 20000, (20000, 3)))],
+                   cell_data={"medit:ref": [np.zeros((20000, 2), dtype=np.int64)]})  # two references per cell
+    with pytest.raises(mio.WriteError, match="one value per cell"):
+        mio.write(target, bad)
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
