@@ -72,9 +72,9 @@ Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes);
 Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned threads);
 Mesh read_binary(const std::string& path, std::string_view bytes, unsigned threads);
 
-// The references a writer stores: the "medit:ref" array, else the first integer array in
-// name order, else none (every reference is then 1, as meshio writes). Checked to have one
-// value per point / cell when used.
+// The references a writer stores: "medit:ref" when it is integer data (checked to have one
+// value per point / cell), else the first integer array of one value per point / cell in
+// name order, else none (every reference is then 1, as meshio writes).
 const NDArray* point_refs(const Mesh& mesh);
 const std::vector<NDArray>* cell_refs(const Mesh& mesh);
 
