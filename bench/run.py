@@ -7,7 +7,7 @@ after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshi
 and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
 Peak resident memory of each read is measured in a fresh process per library.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube] [--reps N]
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube] [--reps N] [--case LABEL]
 Writes bench/results/<date>-<machine>.md and .png, and prints the table.
 """
 from __future__ import annotations
@@ -77,20 +77,30 @@ def appended_raw_vtu(name: str) -> Path:
     return out
 
 
-def read_cases(name: str):
-    """(label, path, file_format) of every read case both libraries support."""
-    return [
-        ("gmsh 4.1 ascii", gmsh_mesh(name, "msh41", False), "gmsh"),
-        ("gmsh 4.1 binary", gmsh_mesh(name, "msh41", True), "gmsh"),
-        ("gmsh 2.2 ascii", gmsh_mesh(name, "msh22", False), "gmsh"),
-        ("gmsh 2.2 binary", gmsh_mesh(name, "msh22", True), "gmsh"),
-        ("vtu ascii", peer_file(name, "ascii.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=False)), "vtu"),
-        ("vtu binary", peer_file(name, "binary.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression=None)), "vtu"),
-        ("vtu binary zlib", peer_file(name, "zlib.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression="zlib")), "vtu"),
-        ("vtu appended raw", appended_raw_vtu(name), "vtu"),
-        ("vtk ascii", peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
-        ("vtk binary", peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+def read_cases(name: str, only: str = ""):
+    """(label, path, file_format) of every read case both libraries support (those whose
+    label contains `only`); an input file is made only for a case that runs."""
+    cases = [
+        ("gmsh 4.1 ascii", lambda: gmsh_mesh(name, "msh41", False), "gmsh"),
+        ("gmsh 4.1 binary", lambda: gmsh_mesh(name, "msh41", True), "gmsh"),
+        ("gmsh 2.2 ascii", lambda: gmsh_mesh(name, "msh22", False), "gmsh"),
+        ("gmsh 2.2 binary", lambda: gmsh_mesh(name, "msh22", True), "gmsh"),
+        ("vtu ascii", lambda: peer_file(name, "ascii.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=False)), "vtu"),
+        ("vtu binary", lambda: peer_file(name, "binary.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression=None)), "vtu"),
+        ("vtu binary zlib", lambda: peer_file(name, "zlib.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression="zlib")), "vtu"),
+        ("vtu appended raw", lambda: appended_raw_vtu(name), "vtu"),
+        ("vtk ascii", lambda: peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
+        ("vtk binary", lambda: peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+        ("medit ascii", lambda: peer_file(name, "ascii.mesh", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
+        ("medit binary", lambda: peer_file(name, "binary.meshb", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
     ]
+    return [(label, path(), fmt) for label, path, fmt in cases if only in label]
+
+
+def without_point_data(lib, mesh):
+    """The mesh without point data: meshio's Medit writer takes the first integer point data
+    as the vertex references and crashes on gmsh:dim_tags (two columns)."""
+    return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs); meshio names its 2.2 writer "gmsh22"
@@ -103,6 +113,8 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+    ("medit ascii", ".mesh", "medit", {}, {}),
+    ("medit binary", ".meshb", "medit", {}, {}),
 ]
 
 
@@ -175,13 +187,14 @@ def main():
     ap.add_argument("--only", choices=["bracket", "cube"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
+    ap.add_argument("--case", default="", help="only the read and write cases whose label contains this (\"medit\")")
     args = ap.parse_args()
     meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube"])
     reps = 3 if args.quick else args.reps
 
     rows = []
     for name in meshes:
-        cases = read_cases(name)
+        cases = read_cases(name, args.case)
         src = gmsh_mesh(name, "msh41", True)
         peer_mesh, our_mesh = meshio.read(src), mio.read(src)
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
@@ -196,11 +209,12 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in WRITE_CASES:
+        for label, suffix, fmt, peer_kw, our_kw in [c for c in WRITE_CASES if args.case in c[0]]:
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
-            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),
-                                         lambda: mio.write(p_ours, our_mesh, ours_fmt, **our_kw), reps)
+            pm, om = (without_point_data(meshio, peer_mesh), without_point_data(mio, our_mesh)) if fmt == "medit" else (peer_mesh, our_mesh)
+            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, pm, fmt, **peer_kw),
+                                         lambda: mio.write(p_ours, om, ours_fmt, **our_kw), reps)
             mb = p_ours.stat().st_size / 1e6
             row = dict(mesh=name, op="write", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)
             rows.append(row)
