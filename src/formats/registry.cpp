@@ -4,6 +4,7 @@
 
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
+#include "formats/su2/su2.hpp"
 
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -16,6 +17,7 @@ const std::vector<Format>& formats() {
       vtu_format(),
       vtk_format(),
       medit_format(),
+      su2_format(),
   };
   return all;
 }
