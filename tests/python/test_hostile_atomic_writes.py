@@ -69,7 +69,15 @@ def late_medit() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "medit": late_medit}
+def late_su2() -> mio.Mesh:
+    # A side region whose name holds a line break: found when the markers are written, after
+    # the points and elements.
+    m = big_mesh()
+    m.regions.append(mio.Region("bad\nname", "side", np.array([[0, 0]])))
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "medit": late_medit, "su2": late_su2}
 
 
 def encodings(fmt):

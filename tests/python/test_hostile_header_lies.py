@@ -238,7 +238,19 @@ MEDIT = {
                         meshb_keyword(4, 13, 1, struct.pack("<q", 1), next_offset=v if v < 2**63 else -1)), 8 + 16 + (20 + 3 * 32) + (20 + 8)),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "medit": MEDIT}
+# --- su2 --------------------------------------------------------------------------------
+SU2_ELEM = b"NDIME= 2\nNELEM= 1\n5 0 1 2\n"
+SU2_POIN = b"NPOIN= 3\n0 0\n1 0\n0 1\n"
+SU2 = {
+    "NELEM count": (lambda v: b"NDIME= 2\nNELEM= " + n(v) + b"\n5 0 1 2\n" + SU2_POIN, 1),
+    "NPOIN count": (lambda v: SU2_ELEM + b"NPOIN= " + n(v) + b"\n0 0\n1 0\n0 1\n", 3),
+    "NPOIN count with ghost count": (lambda v: SU2_ELEM + b"NPOIN= " + n(v) + b" 3\n0 0 0\n1 0 1\n0 1 2\n", 3),
+    "MARKER_ELEMS count": (
+        lambda v: SU2_ELEM + SU2_POIN + b"NMARK= 1\nMARKER_TAG= wall\nMARKER_ELEMS= " + n(v) + b"\n3 0 1\n", 1),
+    "NZONE count": (lambda v: b"NZONE= " + n(v) + b"\nIZONE= 1\n" + SU2_ELEM + SU2_POIN, 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "medit": MEDIT, "su2": SU2}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
