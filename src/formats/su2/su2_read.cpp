@@ -29,7 +29,6 @@
 #include <deque>
 #include <limits>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 #include "core/io/cursor.hpp"
@@ -165,7 +164,7 @@ class Reader {
     Section s;
     s.at = static_cast<std::size_t>(at - cur_.begin());
     s.types.reserve(n);
-    s.nodes.reserve(n * 3);
+    s.nodes.reserve(n * 4);
     const char* p = cur_.ptr();
     const char* end = cur_.end();
     std::uint64_t v = 0;
@@ -238,22 +237,25 @@ class Reader {
                      cur_.begin() + s.at);
   }
 
-  struct FacetKey {
-    std::array<std::int64_t, 4> n;
-    bool operator==(const FacetKey& o) const { return n == o.n; }
+  // A facet by its sorted node indices (unused places -1), with two payload values: for a
+  // volume facet its (cell, local facet), for a marker element its (cell, marker).
+  struct Facet {
+    std::array<std::int64_t, 4> key;
+    std::int64_t a, b;
+    bool operator<(const Facet& o) const { return key < o.key; }
   };
-  struct FacetHash {
-    std::size_t operator()(const FacetKey& k) const {
-      std::uint64_t h = 1469598103934665603ull;
-      for (auto v : k.n) h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ull;
-      return static_cast<std::size_t>(h);
+  static void sort_facets(std::vector<Facet>& v) {
+    std::sort(v.begin(), v.end(), [](const Facet& x, const Facet& y) { return x.key < y.key; });
+  }
+  template <class Nodes> static Facet facet(Nodes&& node, std::size_t k, std::int64_t a, std::int64_t b) {
+    Facet f{{-1, -1, -1, -1}, a, b};
+    for (std::size_t i = 0; i < k; ++i) {  // insertion sort of at most 4 values
+      std::int64_t v = node(i);
+      std::size_t j = i;
+      for (; j > 0 && f.key[j - 1] > v; --j) f.key[j] = f.key[j - 1];
+      f.key[j] = v;
     }
-  };
-  static FacetKey key_of(const std::int64_t* nodes, const std::vector<int>& local, const std::int64_t* direct, std::size_t k) {
-    FacetKey key{{-1, -1, -1, -1}};
-    for (std::size_t i = 0; i < k; ++i) key.n[i] = direct ? direct[i] : nodes[local[i]];
-    std::sort(key.n.begin(), key.n.begin() + static_cast<std::ptrdiff_t>(k));
-    return key;
+    return f;
   }
 
   Mesh build() {
@@ -301,46 +303,54 @@ class Reader {
         }
         blocks.push_back(std::move(r));
       }
-      // Facets of the volume cells whose nodes all lie on some marker element: the only ones
-      // a marker element can be. Flagging nodes first keeps interior facets out of the map.
+      // Marker elements are matched to volume facets by sorting both lists of sorted node
+      // keys and walking them together. Only the volume facets whose nodes all lie on some
+      // marker element can match: flagging those nodes keeps the interior facets out.
       std::vector<char> on_marker(total_points, 0);
-      for (const auto& b : blocks)
-        if (is_boundary_type(b.type->type, dim))
-          for (std::int64_t v : b.conn) on_marker[static_cast<std::size_t>(v)] = 1;
-      std::unordered_map<FacetKey, std::vector<std::array<std::int64_t, 2>>, FacetHash> owners;
+      std::vector<Facet> elems, faces;
       std::int64_t base = cell_base;
       for (const auto& b : blocks) {
         const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
-        if (cell_type(b.type->type).dim == static_cast<int>(dim)) {
+        for (std::size_t i = 0; i < rows; ++i) {
+          if (b.marker[i] < 0) continue;
+          const std::int64_t* c = b.conn.data() + i * k;
+          for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(c[j])] = 1;
+          elems.push_back(facet([&](std::size_t j) { return c[j]; }, k, base + static_cast<std::int64_t>(i), b.marker[i]));
+        }
+        base += static_cast<std::int64_t>(rows);
+      }
+      base = cell_base;
+      for (const auto& b : blocks) {
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
+        if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
           const auto& facets = cell_facets(b.type->type);
           for (std::size_t i = 0; i < rows; ++i) {
             const std::int64_t* c = b.conn.data() + i * k;
             for (std::size_t f = 0; f < facets.size(); ++f) {
+              const auto& local = facets[f];
               bool all = true;
-              for (int l : facets[f]) all = all && on_marker[static_cast<std::size_t>(c[l])];
-              if (all) owners[key_of(c, facets[f], nullptr, facets[f].size())].push_back({base + static_cast<std::int64_t>(i), static_cast<std::int64_t>(f)});
+              for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
+              if (all) faces.push_back(facet([&](std::size_t j) { return c[local[j]]; }, local.size(), base + static_cast<std::int64_t>(i), static_cast<std::int64_t>(f)));
             }
           }
         }
         base += static_cast<std::int64_t>(rows);
       }
-      // Marker regions.
+      sort_facets(elems);
+      sort_facets(faces);
       const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
       std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
-      base = cell_base;
-      for (const auto& b : blocks) {
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
-        for (std::size_t i = 0; i < rows; ++i) {
-          const std::int32_t mk = b.marker[i];
-          if (mk < 0) continue;
-          auto it = owners.find(key_of(nullptr, {}, b.conn.data() + i * k, k));
-          if (it == owners.end()) {
-            unowned[static_cast<std::size_t>(mk)].push_back(base + static_cast<std::int64_t>(i));
-          } else {
-            for (const auto& o : it->second) sides[static_cast<std::size_t>(mk)].insert(sides[static_cast<std::size_t>(mk)].end(), o.begin(), o.end());
-          }
+      std::size_t j = 0;
+      for (const Facet& e : elems) {
+        while (j < faces.size() && faces[j] < e) ++j;
+        auto& side = sides[static_cast<std::size_t>(e.b)];
+        bool owned = false;
+        for (std::size_t q = j; q < faces.size() && faces[q].key == e.key; ++q) {
+          side.push_back(faces[q].a);
+          side.push_back(faces[q].b);
+          owned = true;
         }
-        base += static_cast<std::int64_t>(rows);
+        if (!owned) unowned[static_cast<std::size_t>(e.b)].push_back(e.a);
       }
       for (std::size_t k = 0; k < z->markers.size(); ++k) {
         const auto& mk = z->markers[k];
