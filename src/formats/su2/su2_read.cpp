@@ -41,6 +41,7 @@ namespace meshioplusplus::su2 {
 namespace {
 
 struct Section {
+  std::array<std::size_t, kTypes.size()> per_type{};  // rows of each type of kTypes
   std::vector<const ElementType*> types;
   std::vector<std::int64_t> nodes;  // flat, in file order
   std::size_t at = 0;                // byte offset of the keyword line
@@ -61,13 +62,12 @@ struct Zone {
   std::vector<Marker> markers;
 };
 
-// A raw block before merging: one type, its rows, and per row its tag and marker (-1 for
-// NELEM elements).
-struct Raw {
+// A final block: one type, made of the rows of that type of one or more sections (the
+// sections' indices: -1 for NELEM, else the marker), in order.
+struct Block {
   const ElementType* type;
-  std::vector<std::int64_t> conn;
-  std::vector<std::int32_t> tag;
-  std::vector<std::int32_t> marker;
+  std::vector<int> parts;
+  std::size_t rows = 0;
 };
 
 class Reader {
@@ -173,9 +173,13 @@ class Reader {
       const ElementType* t = type_by_id(v);
       if (!t) cur_.fail_at("element type " + std::to_string(v) + ": expected 3, 5, 9, 10, 12, 13 or 14", p - 1);
       s.types.push_back(t);
+      ++s.per_type[static_cast<std::size_t>(t - kTypes.data())];
+      const std::size_t at_node = s.nodes.size();
+      s.nodes.resize(at_node + static_cast<std::size_t>(t->nodes));
+      std::int64_t* out = s.nodes.data() + at_node;
       for (int k = 0; k < t->nodes; ++k) {
         if (!io::parse_uint(p, end, v)) cur_.fail_expected("a node index", p);
-        s.nodes.push_back(static_cast<std::int64_t>(v));
+        out[k] = static_cast<std::int64_t>(v);
       }
       if (more_on_line(p, end)) {  // the optional element index
         if (!io::parse_uint(p, end, v)) cur_.fail_expected("an element index or the end of the row", p);
@@ -211,23 +215,6 @@ class Reader {
     z.have_points = true;
   }
 
-  // A section's rows grouped by type (type-id order), each row's tag and marker attached.
-  static void group(const Section& s, std::int32_t tag, std::int32_t marker, std::int64_t offset, std::vector<Raw>& out) {
-    for (const auto& t : kTypes) {
-      Raw r{&t, {}, {}, {}};
-      std::size_t pos = 0;
-      for (const ElementType* et : s.types) {
-        if (et == &t) {
-          for (int k = 0; k < t.nodes; ++k) r.conn.push_back(s.nodes[pos + static_cast<std::size_t>(k)] + offset);
-          r.tag.push_back(tag);
-          r.marker.push_back(marker);
-        }
-        pos += static_cast<std::size_t>(et->nodes);
-      }
-      if (!r.tag.empty()) out.push_back(std::move(r));
-    }
-  }
-
   void check_range(const Zone& z, const Section& s) const {
     const std::size_t n = z.have_points ? z.points.dim(0) : 0;
     for (std::size_t i = 0; i < s.nodes.size(); ++i)
@@ -238,15 +225,11 @@ class Reader {
   }
 
   // A facet by its sorted node indices (unused places -1), with two payload values: for a
-  // volume facet its (cell, local facet), for a marker element its (cell, marker).
+  // marker element its (cell, marker).
   struct Facet {
     std::array<std::int64_t, 4> key;
     std::int64_t a, b;
-    bool operator<(const Facet& o) const { return key < o.key; }
   };
-  static void sort_facets(std::vector<Facet>& v) {
-    std::sort(v.begin(), v.end(), [](const Facet& x, const Facet& y) { return x.key < y.key; });
-  }
   template <class Nodes> static Facet facet(Nodes&& node, std::size_t k, std::int64_t a, std::int64_t b) {
     Facet f{{-1, -1, -1, -1}, a, b};
     for (std::size_t i = 0; i < k; ++i) {  // insertion sort of at most 4 values
@@ -283,75 +266,108 @@ class Reader {
     for (Zone* z : chosen) {
       const std::size_t np = z->points.dim(0);
       if (np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
-      std::vector<Raw> raw;
-      group(z->volume, 0, -1, point_base, raw);
-      for (std::size_t k = 0; k < z->markers.size(); ++k) group(z->markers[k].elems, z->markers[k].tag_id, static_cast<std::int32_t>(k), point_base, raw);
-      // meshio merges the boundary blocks into one per type, at the first one's place.
-      std::vector<Raw> blocks;
+      // meshio's blocks: per section one per type in type-id order, then the boundary
+      // blocks merged into one per type at the first one's place.
+      std::vector<Block> blocks;
       std::map<std::string_view, std::size_t> first;
-      for (auto& r : raw) {
-        if (is_boundary_type(r.type->type, dim)) {
-          auto it = first.find(r.type->type);
-          if (it != first.end()) {
-            Raw& into = blocks[it->second];
-            into.conn.insert(into.conn.end(), r.conn.begin(), r.conn.end());
-            into.tag.insert(into.tag.end(), r.tag.begin(), r.tag.end());
-            into.marker.insert(into.marker.end(), r.marker.begin(), r.marker.end());
-            continue;
+      auto section = [&](int part) -> const Section& { return part < 0 ? z->volume : z->markers[static_cast<std::size_t>(part)].elems; };
+      for (int part = -1; part < static_cast<int>(z->markers.size()); ++part)
+        for (std::size_t t = 0; t < kTypes.size(); ++t) {
+          const std::size_t rows = section(part).per_type[t];
+          if (rows == 0) continue;
+          if (is_boundary_type(kTypes[t].type, dim)) {
+            auto it = first.find(kTypes[t].type);
+            if (it != first.end()) {
+              blocks[it->second].parts.push_back(part);
+              blocks[it->second].rows += rows;
+              continue;
+            }
+            first[kTypes[t].type] = blocks.size();
           }
-          first[r.type->type] = blocks.size();
+          blocks.push_back(Block{&kTypes[t], {part}, rows});
         }
-        blocks.push_back(std::move(r));
-      }
-      // Marker elements are matched to volume facets by sorting both lists of sorted node
-      // keys and walking them together. Only the volume facets whose nodes all lie on some
-      // marker element can match: flagging those nodes keeps the interior facets out.
+      // Each block's arrays, allocated once and filled from the sections' rows; the marker
+      // elements collected with their global cell index on the way.
       std::vector<char> on_marker(total_points, 0);
-      std::vector<Facet> elems, faces;
+      std::vector<Facet> elems;
+      std::vector<NDArray> conns;
       std::int64_t base = cell_base;
       for (const auto& b : blocks) {
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
-        for (std::size_t i = 0; i < rows; ++i) {
-          if (b.marker[i] < 0) continue;
-          const std::int64_t* c = b.conn.data() + i * k;
-          for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(c[j])] = 1;
-          elems.push_back(facet([&](std::size_t j) { return c[j]; }, k, base + static_cast<std::int64_t>(i), b.marker[i]));
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes);
+        NDArray conn = NDArray::uninit(DType::int64, {b.rows, k});
+        NDArray tag = NDArray::uninit(DType::int32, {b.rows});
+        std::int64_t* c = conn.data<std::int64_t>();
+        std::int32_t* tg = tag.data<std::int32_t>();
+        std::size_t row = 0;
+        for (int part : b.parts) {
+          const Section& sec = section(part);
+          const std::int32_t tag_id = part < 0 ? 0 : z->markers[static_cast<std::size_t>(part)].tag_id;
+          std::size_t pos = 0;
+          for (const ElementType* et : sec.types) {
+            if (et == b.type) {
+              std::int64_t* out = c + row * k;
+              for (std::size_t j = 0; j < k; ++j) out[j] = sec.nodes[pos + j] + point_base;
+              tg[row] = tag_id;
+              if (part >= 0) {
+                for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
+                elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(row), part));
+              }
+              ++row;
+            }
+            pos += static_cast<std::size_t>(et->nodes);
+          }
         }
-        base += static_cast<std::int64_t>(rows);
+        conns.push_back(std::move(conn));
+        tags.push_back(std::move(tag));
+        base += static_cast<std::int64_t>(b.rows);
       }
+      // Marker elements are found among the volume facets through buckets keyed by their
+      // smallest node (a counting sort, no comparison sort). Only facets whose nodes all lie
+      // on some marker element are looked up: flagging those nodes keeps the interior out.
+      // Walking the cells in order leaves every region's entries sorted.
+      std::vector<std::size_t> bucket(total_points + 1, 0), order(elems.size());
+      for (const Facet& e : elems) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
+      for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
+      {
+        std::vector<std::size_t> fill(bucket.begin(), bucket.end() - 1);
+        for (std::size_t q = 0; q < elems.size(); ++q) order[fill[static_cast<std::size_t>(elems[q].key[0])]++] = q;
+      }
+      std::vector<char> owned(elems.size(), 0);
+      std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
       base = cell_base;
-      for (const auto& b : blocks) {
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        const auto& b = blocks[bi];
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
         if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
           const auto& facets = cell_facets(b.type->type);
           for (std::size_t i = 0; i < rows; ++i) {
-            const std::int64_t* c = b.conn.data() + i * k;
+            const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
             for (std::size_t f = 0; f < facets.size(); ++f) {
               const auto& local = facets[f];
               bool all = true;
               for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
-              if (all) faces.push_back(facet([&](std::size_t j) { return c[local[j]]; }, local.size(), base + static_cast<std::int64_t>(i), static_cast<std::int64_t>(f)));
+              if (!all) continue;
+              const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, 0);
+              const auto first_node = static_cast<std::size_t>(key.key[0]);
+              for (std::size_t o = bucket[first_node]; o < bucket[first_node + 1]; ++o) {
+                const std::size_t q = order[o];
+                const auto& e = elems[q].key;  // (element-wise: std::array's == is a memcmp call)
+                if (e[1] != key.key[1] || e[2] != key.key[2] || e[3] != key.key[3]) continue;
+                auto& side = sides[static_cast<std::size_t>(elems[q].b)];
+                if (side.size() < 2 || side[side.size() - 2] != base + static_cast<std::int64_t>(i) || side.back() != static_cast<std::int64_t>(f)) {
+                  side.push_back(base + static_cast<std::int64_t>(i));
+                  side.push_back(static_cast<std::int64_t>(f));
+                }
+                owned[q] = 1;
+              }
             }
           }
         }
         base += static_cast<std::int64_t>(rows);
       }
-      sort_facets(elems);
-      sort_facets(faces);
+      for (std::size_t q = 0; q < elems.size(); ++q)
+        if (!owned[q]) unowned[static_cast<std::size_t>(elems[q].b)].push_back(elems[q].a);
       const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
-      std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
-      std::size_t j = 0;
-      for (const Facet& e : elems) {
-        while (j < faces.size() && faces[j] < e) ++j;
-        auto& side = sides[static_cast<std::size_t>(e.b)];
-        bool owned = false;
-        for (std::size_t q = j; q < faces.size() && faces[q].key == e.key; ++q) {
-          side.push_back(faces[q].a);
-          side.push_back(faces[q].b);
-          owned = true;
-        }
-        if (!owned) unowned[static_cast<std::size_t>(e.b)].push_back(e.a);
-      }
       for (std::size_t k = 0; k < z->markers.size(); ++k) {
         const auto& mk = z->markers[k];
         if (!sides[k].empty()) {
@@ -366,11 +382,8 @@ class Reader {
         }
       }
       // The zone's blocks.
-      for (auto& b : blocks) {
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.tag.size();
-        m.cells.push_back(CellBlock::rectangular(std::string(b.type->type), NDArray::from_vector(b.conn, {rows, k})));
-        tags.push_back(NDArray::from_vector(b.tag));
-      }
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi)
+        m.cells.push_back(CellBlock::rectangular(std::string(blocks[bi].type->type), std::move(conns[bi])));
       if (several) {
         std::vector<std::int64_t> all(static_cast<std::size_t>(base - cell_base));
         for (std::size_t i = 0; i < all.size(); ++i) all[i] = cell_base + static_cast<std::int64_t>(i);
