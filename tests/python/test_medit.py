@@ -233,3 +233,13 @@ def test_a_write_failing_late_leaves_the_existing_file_intact(suffix, tmp_path):
         mio.write(target, bad)
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+@needs_gmsh
+def test_gmsh_second_order_quadrilaterals_are_refused_not_misread(tmp_path):
+    # Gmsh 4.8 writes second-order quads under "Quadrilaterals" with 9 nodes per row, which
+    # no Medit reader can tell from 4-node rows: the row count runs out of step and the
+    # reader says where.
+    gmsh("-2", "-order", "2", GMSH_GEO / "square2d.geo", "-o", tmp_path / "a.mesh")
+    with pytest.raises(mio.ReadError, match=r"line \d+ \(byte \d+\): expected a keyword, found"):
+        mio.read(tmp_path / "a.mesh")
