@@ -4,6 +4,8 @@
 // input, and every truncated prefix / some corruptions.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "test_vtk_common.hpp"
 
 using namespace vtktest;
@@ -144,6 +146,22 @@ TEST(Su2Malformed, ErrorsNameThePlaceAndWhatWasExpected) {
   expect(read_text("NDIME= 2\nNELEM= -1\n"), {"expected an element count, found '-1'"});
   expect(read_text("% nothing\n"), {"expected NDIME, NELEM and NPOIN, found none"});
   expect(read_text("NZONE= 3\nIZONE= 1\nNDIME= 2\nNELEM= 1\n5 0 1 2\n" + pts), {"NZONE= 3 but 1 zones follow"});
+  // Three triangles on one marked edge: not a conforming mesh.
+  expect(read_text("NDIME= 2\nNELEM= 3\n5 0 1 2\n5 0 1 2\n5 1 0 2\n" + pts + "NMARK= 1\nMARKER_TAG= w\nMARKER_ELEMS= 1\n3 0 1\n"),
+         {"line 12", "marker 'w': an element is a facet of more than two volume cells"});
+}
+
+TEST(Su2Malformed, DuplicatedCellsAndMarkersStayLinear) {
+  // 20000 copies of one tetrahedron and 5000 markers holding its face: refused at the third
+  // owner, not after 10^8 pairings.
+  std::string text = "NDIME= 3\nNELEM= 20000\n";
+  for (int i = 0; i < 20000; ++i) text += "10 0 1 2 3\n";
+  text += "NPOIN= 4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\nNMARK= 5000\n";
+  for (int i = 0; i < 5000; ++i) text += "MARKER_TAG= m" + std::to_string(i) + "\nMARKER_ELEMS= 1\n5 0 1 3\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string outcome = read_text(text);
+  EXPECT_NE(outcome.find("more than two volume cells"), std::string::npos) << outcome.substr(0, 300);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
 }
 
 TEST(Su2Fuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {

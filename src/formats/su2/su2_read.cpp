@@ -321,24 +321,31 @@ class Reader {
         tags.push_back(std::move(tag));
         base += static_cast<std::int64_t>(b.rows);
       }
-      // Marker elements are found among the volume facets through buckets keyed by their
-      // smallest node (a counting sort, no comparison sort). Only facets whose nodes all lie
-      // on some marker element are looked up: flagging those nodes keeps the interior out.
-      // Walking the cells in order leaves every region's entries sorted.
-      std::vector<std::size_t> bucket(total_points + 1, 0), order(elems.size());
-      for (const Facet& e : elems) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
+      // Marker elements, each distinct (nodes, marker) pair once, sorted by their node key;
+      // a volume facet finds its equals by binary search inside the range of its smallest
+      // node (a counting sort gives the ranges). Only facets whose nodes all lie on some
+      // marker element are looked up: flagging those nodes keeps the interior out. Walking
+      // the cells in order leaves every region's entries sorted. A marker element may be a
+      // facet of two volume cells at most (else the mesh is not conforming): that bound also
+      // keeps hostile files (duplicated cells, a face in thousands of markers) linear.
+      auto key_less = [](const Facet& x, const Facet& y) {
+        for (int i = 0; i < 4; ++i)
+          if (x.key[static_cast<std::size_t>(i)] != y.key[static_cast<std::size_t>(i)]) return x.key[static_cast<std::size_t>(i)] < y.key[static_cast<std::size_t>(i)];
+        return x.b < y.b;
+      };
+      std::vector<Facet> uniq(elems);
+      std::sort(uniq.begin(), uniq.end(), key_less);
+      uniq.erase(std::unique(uniq.begin(), uniq.end(), [](const Facet& x, const Facet& y) { return x.key == y.key && x.b == y.b; }), uniq.end());
+      std::vector<std::size_t> bucket(total_points + 1, 0);
+      for (const Facet& e : uniq) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
       for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
-      {
-        std::vector<std::size_t> fill(bucket.begin(), bucket.end() - 1);
-        for (std::size_t q = 0; q < elems.size(); ++q) order[fill[static_cast<std::size_t>(elems[q].key[0])]++] = q;
-      }
-      std::vector<char> owned(elems.size(), 0);
+      std::vector<std::uint8_t> owners(uniq.size(), 0);
       std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
       base = cell_base;
       for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         const auto& b = blocks[bi];
         const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
-        if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
+        if (!uniq.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
           const auto& facets = cell_facets(b.type->type);
           for (std::size_t i = 0; i < rows; ++i) {
             const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
@@ -347,26 +354,27 @@ class Reader {
               bool all = true;
               for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
               if (!all) continue;
-              const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, 0);
-              const auto first_node = static_cast<std::size_t>(key.key[0]);
-              for (std::size_t o = bucket[first_node]; o < bucket[first_node + 1]; ++o) {
-                const std::size_t q = order[o];
-                const auto& e = elems[q].key;  // (element-wise: std::array's == is a memcmp call)
-                if (e[1] != key.key[1] || e[2] != key.key[2] || e[3] != key.key[3]) continue;
-                auto& side = sides[static_cast<std::size_t>(elems[q].b)];
-                if (side.size() < 2 || side[side.size() - 2] != base + static_cast<std::int64_t>(i) || side.back() != static_cast<std::int64_t>(f)) {
-                  side.push_back(base + static_cast<std::int64_t>(i));
-                  side.push_back(static_cast<std::int64_t>(f));
-                }
-                owned[q] = 1;
+              const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, std::numeric_limits<std::int64_t>::min());
+              const auto n0 = static_cast<std::size_t>(key.key[0]);
+              auto q = std::lower_bound(uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0]), uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]), key, key_less);
+              for (; q != uniq.end() && q->key == key.key; ++q) {
+                const auto u = static_cast<std::size_t>(q - uniq.begin());
+                if (++owners[u] > 2)
+                  cur_.fail_at("marker '" + z->markers[static_cast<std::size_t>(q->b)].tag + "': an element is a facet of more than two volume cells (expected a conforming mesh)",
+                               cur_.begin() + z->markers[static_cast<std::size_t>(q->b)].elems.at);
+                auto& side = sides[static_cast<std::size_t>(q->b)];
+                side.push_back(base + static_cast<std::int64_t>(i));
+                side.push_back(static_cast<std::int64_t>(f));
               }
             }
           }
         }
         base += static_cast<std::int64_t>(rows);
       }
-      for (std::size_t q = 0; q < elems.size(); ++q)
-        if (!owned[q]) unowned[static_cast<std::size_t>(elems[q].b)].push_back(elems[q].a);
+      for (const Facet& e : elems) {
+        const auto q = std::lower_bound(uniq.begin(), uniq.end(), e, key_less);
+        if (owners[static_cast<std::size_t>(q - uniq.begin())] == 0) unowned[static_cast<std::size_t>(e.b)].push_back(e.a);
+      }
       const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
       for (std::size_t k = 0; k < z->markers.size(); ++k) {
         const auto& mk = z->markers[k];
