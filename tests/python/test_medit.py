@@ -243,3 +243,17 @@ def test_gmsh_second_order_quadrilaterals_are_refused_not_misread(tmp_path):
     gmsh("-2", "-order", "2", GMSH_GEO / "square2d.geo", "-o", tmp_path / "a.mesh")
     with pytest.raises(mio.ReadError, match=r"line \d+ \(byte \d+\): expected a keyword, found"):
         mio.read(tmp_path / "a.mesh")
+
+
+@needs_gmsh
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_a_gmsh_mesh_is_written_with_the_references_meshio_writes(suffix, tmp_path):
+    gmsh("-2", GMSH_GEO / "square2d.geo", "-o", tmp_path / "a.msh", "-format", "msh22")
+    peer = meshio.read(tmp_path / "a.msh")
+    peer.point_data = {}  # meshio's Medit writer crashes on gmsh:dim_tags
+    meshio_write(tmp_path / f"peer{suffix}", peer)
+    mio.write(tmp_path / f"ours{suffix}", mio.read(tmp_path / "a.msh"))
+    a, b = mio.read(tmp_path / f"ours{suffix}"), mio.read(tmp_path / f"peer{suffix}")
+    assert [c.type for c in a.cells] == [c.type for c in b.cells]
+    for x, y in zip(a.cell_data["medit:ref"], b.cell_data["medit:ref"]):
+        np.testing.assert_array_equal(x, y)  # gmsh:physical, not gmsh:geometrical

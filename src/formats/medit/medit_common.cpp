@@ -99,9 +99,9 @@ Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes) {
   return m;
 }
 
-// "medit:ref" when it is integer (its shape is checked); else the first integer array of
-// one value per point / cell in name order (so gmsh:dim_tags, two per point, is passed
-// over); else none.
+// "medit:ref" when it is integer (its shape is checked); else (cells) gmsh:physical; else
+// the first integer array of one value per point / cell in name order (so gmsh:dim_tags,
+// two per point, is passed over); else none.
 const NDArray* point_refs(const Mesh& mesh) {
   const std::size_t n = mesh.num_points();
   auto it = mesh.point_data.find("medit:ref");
@@ -118,12 +118,18 @@ const NDArray* point_refs(const Mesh& mesh) {
 const std::vector<NDArray>* cell_refs(const Mesh& mesh) {
   auto it = mesh.cell_data.find("medit:ref");
   if (it != mesh.cell_data.end() && !it->second.empty() && is_int(it->second.front())) return &it->second;
-  for (const auto& [name, list] : mesh.cell_data) {
-    bool ok = list.size() == mesh.cells.size();
+  auto usable = [&](const std::vector<NDArray>& list) {
+    bool ok = !list.empty() && list.size() == mesh.cells.size();
     for (std::size_t b = 0; ok && b < list.size(); ++b)
       ok = is_int(list[b]) && list[b].ndim() == 1 && list[b].dim(0) == mesh.cells[b].size();
-    if (ok && !list.empty()) return &list;
-  }
+    return ok;
+  };
+  // A mesh read from Gmsh: meshio's dict order puts gmsh:physical first, so meshio writes
+  // the physical tags; name order would pick gmsh:geometrical.
+  it = mesh.cell_data.find("gmsh:physical");
+  if (it != mesh.cell_data.end() && usable(it->second)) return &it->second;
+  for (const auto& [name, list] : mesh.cell_data)
+    if (usable(list)) return &list;
   return nullptr;
 }
 

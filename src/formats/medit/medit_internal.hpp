@@ -73,8 +73,8 @@ Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned thread
 Mesh read_binary(const std::string& path, std::string_view bytes, unsigned threads);
 
 // The references a writer stores: "medit:ref" when it is integer data (checked to have one
-// value per point / cell), else the first integer array of one value per point / cell in
-// name order, else none (every reference is then 1, as meshio writes).
+// value per point / cell), else for cells gmsh:physical, else the first integer array of one
+// value per point / cell in name order, else none (every reference is then 1, as meshio).
 const NDArray* point_refs(const Mesh& mesh);
 const std::vector<NDArray>* cell_refs(const Mesh& mesh);
 

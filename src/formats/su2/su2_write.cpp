@@ -8,7 +8,8 @@
 //    after it, its elements the facets it lists, plus one per cell region of boundary cells
 //    (lines in 2-D, triangles / quads in 3-D): what the reader returns reads back the same;
 //  - otherwise, as meshio: the boundary cells grouped by the first integer cell data
-//    ("su2:tag" preferred), one marker per value, named by the value (1 when there is none).
+//    ("su2:tag", then gmsh:physical, preferred), one marker per value, named by the value
+//    (1 when there is none).
 // Coordinates are written as the shortest text that reads back exactly.
 #include <algorithm>
 #include <map>
@@ -33,8 +34,10 @@ const std::vector<NDArray>* tag_data(const Mesh& mesh) {
       if (dtype_is_float(list[b].dtype()) || list[b].ndim() != 1 || list[b].dim(0) != mesh.cells[b].size()) return false;
     return true;
   };
-  auto it = mesh.cell_data.find("su2:tag");
-  if (it != mesh.cell_data.end() && ok(it->second)) return &it->second;
+  for (const char* preferred : {"su2:tag", "gmsh:physical"}) {  // gmsh:physical: what meshio picks for a Gmsh mesh
+    auto it = mesh.cell_data.find(preferred);
+    if (it != mesh.cell_data.end() && ok(it->second)) return &it->second;
+  }
   for (const auto& [name, list] : mesh.cell_data)
     if (ok(list)) return &list;
   return nullptr;
