@@ -8,7 +8,7 @@ after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshi
 and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
 Peak resident memory of each read is measured in a fresh process per library.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin] [--reps N]
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin] [--reps N] [--case LABEL]
 Writes bench/results/<date>-<machine>.md and .png, and prints the table.
 """
 from __future__ import annotations
@@ -90,31 +90,66 @@ def triangles_only(meshio, mesh):
     return meshio.Mesh(mesh.points, [("triangle", tri)])
 
 
-def read_cases(name: str):
-    """(label, path, file_format) of every read case both libraries support."""
+def read_cases(name: str, only: str = ""):
+    """(label, path, file_format, meshio++ read kwargs) of every read case both libraries
+    support (those whose label contains `only`); an input file is made only for a case that
+    runs."""
     if name in SURFACES:
-        return [
-            ("stl binary", peer_file(name, "binary.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=True)), "stl"),
+        def surface(suffix, write):
+            return lambda: peer_file(name, suffix, lambda m, mesh, p: write(m, triangles_only(m, mesh), p))
+
+        cases = [
+            ("stl binary", surface("binary.stl", lambda m, mesh, p: m.stl.write(p, mesh, binary=True)), "stl"),
             # meshio always merges; this row is for read / copy (every corner its own point)
-            ("stl binary, ours merge=False", WORK / f"{name}-binary.stl", "stl", {"merge": False}),
-            ("stl ascii", peer_file(name, "ascii.stl", lambda m, mesh, p: m.stl.write(p, triangles_only(m, mesh), binary=False)), "stl"),
-            ("off", peer_file(name, "mesh.off", lambda m, mesh, p: m.off.write(p, triangles_only(m, mesh))), "off"),
-            ("ply binary", peer_file(name, "binary.ply", lambda m, mesh, p: m.ply.write(p, triangles_only(m, mesh), binary=True)), "ply"),
-            ("ply ascii", peer_file(name, "ascii.ply", lambda m, mesh, p: m.ply.write(p, triangles_only(m, mesh), binary=False)), "ply"),
-            ("obj", peer_file(name, "mesh.obj", lambda m, mesh, p: m.obj.write(p, triangles_only(m, mesh))), "obj"),
+            ("stl binary, ours merge=False", surface("binary.stl", lambda m, mesh, p: m.stl.write(p, mesh, binary=True)),
+             "stl", {"merge": False}),
+            ("stl ascii", surface("ascii.stl", lambda m, mesh, p: m.stl.write(p, mesh, binary=False)), "stl"),
+            ("off", surface("mesh.off", lambda m, mesh, p: m.off.write(p, mesh)), "off"),
+            ("ply binary", surface("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
+            ("ply ascii", surface("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
+            ("obj", surface("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
         ]
-    return [
-        ("gmsh 4.1 ascii", gmsh_mesh(name, "msh41", False), "gmsh"),
-        ("gmsh 4.1 binary", gmsh_mesh(name, "msh41", True), "gmsh"),
-        ("gmsh 2.2 ascii", gmsh_mesh(name, "msh22", False), "gmsh"),
-        ("gmsh 2.2 binary", gmsh_mesh(name, "msh22", True), "gmsh"),
-        ("vtu ascii", peer_file(name, "ascii.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=False)), "vtu"),
-        ("vtu binary", peer_file(name, "binary.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression=None)), "vtu"),
-        ("vtu binary zlib", peer_file(name, "zlib.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression="zlib")), "vtu"),
-        ("vtu appended raw", appended_raw_vtu(name), "vtu"),
-        ("vtk ascii", peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
-        ("vtk binary", peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
-    ]
+    else:
+        cases = [
+            ("gmsh 4.1 ascii", lambda: gmsh_mesh(name, "msh41", False), "gmsh"),
+            ("gmsh 4.1 binary", lambda: gmsh_mesh(name, "msh41", True), "gmsh"),
+            ("gmsh 2.2 ascii", lambda: gmsh_mesh(name, "msh22", False), "gmsh"),
+            ("gmsh 2.2 binary", lambda: gmsh_mesh(name, "msh22", True), "gmsh"),
+            ("vtu ascii", lambda: peer_file(name, "ascii.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=False)), "vtu"),
+            ("vtu binary", lambda: peer_file(name, "binary.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression=None)), "vtu"),
+            ("vtu binary zlib", lambda: peer_file(name, "zlib.vtu", lambda m, mesh, p: m.vtu.write(p, mesh, binary=True, compression="zlib")), "vtu"),
+            ("vtu appended raw", lambda: appended_raw_vtu(name), "vtu"),
+            ("vtk ascii", lambda: peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
+            ("vtk binary", lambda: peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+            ("medit ascii", lambda: peer_file(name, "ascii.mesh", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
+            ("medit binary", lambda: peer_file(name, "binary.meshb", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
+            ("su2", lambda: gmsh_export(name, "su2"), "su2"),
+        ]
+    return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
+
+
+def gmsh_export(name: str, fmt: str) -> Path:
+    """The gmsh mesh saved by the gmsh program in another of its formats (named by `fmt`)."""
+    out = WORK / f"{name}.{fmt}"
+    if not out.exists():
+        subprocess.run(["gmsh", str(gmsh_mesh(name, "msh41", True)), "-save", "-o", str(out), "-format", fmt],
+                       check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def volume_only(lib, mesh):
+    """The tetrahedra alone: meshio 5's SU2 writer crashes on any boundary cell."""
+    return lib.Mesh(mesh.points, [b for b in mesh.cells if b.type == "tetra"])
+
+
+def without_point_data(lib, mesh):
+    """The mesh without point data: meshio's Medit writer takes the first integer point data
+    as the vertex references and crashes on gmsh:dim_tags (two columns)."""
+    return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
+
+
+# Peer-side fixes a format needs before both libraries write the same mesh.
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only}
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs); meshio names its 2.2 writer "gmsh22"
@@ -127,6 +162,9 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+    ("medit ascii", ".mesh", "medit", {}, {}),
+    ("medit binary", ".meshb", "medit", {}, {}),
+    ("su2 (tetrahedra only)", ".su2", "su2", {}, {}),
 ]
 
 
@@ -209,21 +247,21 @@ def main():
     ap.add_argument("--only", choices=["bracket", "cube", "skin"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
+    ap.add_argument("--case", default="", help="only the read and write cases whose label contains this (\"medit\")")
     args = ap.parse_args()
     meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin"])
     reps = 3 if args.quick else args.reps
 
     rows = []
     for name in meshes:
-        cases = read_cases(name)
+        cases = read_cases(name, args.case)
         src = gmsh_mesh(name, "msh41", True)
         peer_mesh, our_mesh = meshio.read(src), mio.read(src)
         if name in SURFACES:
             peer_mesh = triangles_only(meshio, peer_mesh)
             our_mesh = mio.Mesh(peer_mesh.points, [("triangle", peer_mesh.cells[0].data)])
         print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
-        for label, path, fmt, *our_kw in cases:
-            kw = our_kw[0] if our_kw else {}
+        for label, path, fmt, kw in cases:
             mb = path.stat().st_size / 1e6
             t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt, **kw), reps)
             rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
@@ -234,11 +272,14 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in (SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES):
+        write_cases = SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
+        for label, suffix, fmt, peer_kw, our_kw in [c for c in write_cases if args.case in c[0]]:
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
-            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),
-                                         lambda: mio.write(p_ours, our_mesh, ours_fmt, **our_kw), reps)
+            fix = WRITE_MESH.get(fmt, lambda lib, m: m)
+            pm, om = fix(meshio, peer_mesh), fix(mio, our_mesh)
+            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, pm, fmt, **peer_kw),
+                                         lambda: mio.write(p_ours, om, ours_fmt, **our_kw), reps)
             mb = p_ours.stat().st_size / 1e6
             row = dict(mesh=name, op="write", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)
             rows.append(row)

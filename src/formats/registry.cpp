@@ -3,10 +3,12 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/medit/medit.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
+#include "formats/su2/su2.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
@@ -21,6 +23,8 @@ const std::vector<Format>& formats() {
       obj_format(),
       stl_format(),
       off_format(),
+      medit_format(),
+      su2_format(),
   };
   return all;
 }

@@ -31,6 +31,7 @@ ENCODINGS = {
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
     "ply": [{}, {"binary": False}],
     "stl": [{}, {"binary": True}],
+    "medit": [{}, {"float_fmt": ".3e"}],  # .meshb (chosen by the name) is covered in test_medit.py
 }
 
 
@@ -87,8 +88,23 @@ def late_surface() -> mio.Mesh:
     return m
 
 
+def late_medit() -> mio.Mesh:
+    # medit:ref of two values per cell: found at its block, after the vertices are written.
+    m = big_mesh()
+    m.cell_data = {"medit:ref": [np.zeros((len(m.cells[0]), 2), dtype=np.int64)]}
+    return m
+
+
+def late_su2() -> mio.Mesh:
+    # A side region whose name holds a line break: found when the markers are written, after
+    # the points and elements.
+    m = big_mesh()
+    m.regions.append(mio.Region("bad\nname", "side", np.array([[0, 0]])))
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
-                 "stl": late_surface, "off": late_surface}
+                 "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2}
 
 
 def encodings(fmt):

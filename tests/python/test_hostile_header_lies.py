@@ -254,7 +254,61 @@ OFF = {
     "COFF vertex count": (lambda v: b"COFF\n" + n(v) + b" 1 0\n0 0 0 1 0 0 1\n1 0 0 0 1 0 1\n0 1 0 0 0 1 1\n3 0 1 2\n", 3),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF}
+# --- medit ------------------------------------------------------------------------------
+MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
+MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
+
+
+def meshb(version: int, *keywords: bytes) -> bytes:
+    """A little-endian .meshb: header, Dimension 3, the given keyword records, End."""
+    pos = "<q" if version >= 3 else "<i"
+    out = struct.pack("<ii", 1, version)
+    out += struct.pack("<i", 3) + struct.pack(pos, len(out) + 4 + struct.calcsize(pos) + 4) + struct.pack("<i", 3)
+    for k in keywords:
+        out += k
+    return out + struct.pack("<i", 54) + struct.pack(pos, 0)
+
+
+def meshb_keyword(version: int, code: int, count: int, rows: bytes, next_offset=None, at=0) -> bytes:
+    pos = "<q" if version >= 3 else "<i"
+    cnt = struct.pack("<q", count) if version == 4 else struct.pack("<i", count if i32_fits(count) else -1)
+    body = cnt + rows
+    nxt = at + 4 + struct.calcsize(pos) + len(body) if next_offset is None else next_offset
+    return struct.pack("<i", code) + struct.pack(pos, nxt) + body
+
+
+M4_VERTS = b"".join(struct.pack("<dddq", *p, 1) for p in [(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+M3_VERTS = b"".join(struct.pack("<dddi", *p, 1) for p in [(0, 0, 0), (1, 0, 0), (0, 1, 0)])
+MEDIT = {
+    "ascii Vertices count": (lambda v: MEDIT_HEAD + b"Vertices\n" + n(v) + b"\n0 0 0 1\n1 0 0 1\n0 1 0 1\nEnd\n", 3),
+    "ascii Triangles count": (lambda v: MEDIT_HEAD + MEDIT_VERTS + b"Triangles\n" + n(v) + b"\n1 2 3 0\nEnd\n", 1),
+    "ascii TetrahedraP2 count": (
+        lambda v: MEDIT_HEAD + MEDIT_VERTS + b"TetrahedraP2\n" + n(v) + b"\n1 2 3 1 2 3 1 2 3 1 0\nEnd\n", 1),
+    "meshb v4 Vertices count": (lambda v: meshb(4, meshb_keyword(4, 4, v, M4_VERTS)), 3),
+    "meshb v4 Triangles count": (
+        lambda v: meshb(4, meshb_keyword(4, 4, 3, M4_VERTS), meshb_keyword(4, 6, v, struct.pack("<4q", 1, 2, 3, 0))), 1),
+    "meshb v3 Vertices count": (lambda v: meshb(3, meshb_keyword(3, 4, v, M3_VERTS)), 3),
+    "meshb v3 Tetrahedra count": (
+        lambda v: meshb(3, meshb_keyword(3, 4, 3, M3_VERTS), meshb_keyword(3, 8, v, struct.pack("<5i", 1, 2, 3, 1, 0))), 1),
+    # An unknown keyword (Corners, code 13) skipped through its next-keyword offset.
+    "meshb v4 next-keyword offset": (
+        lambda v: meshb(4, meshb_keyword(4, 4, 3, M4_VERTS),
+                        meshb_keyword(4, 13, 1, struct.pack("<q", 1), next_offset=v if v < 2**63 else -1)), 8 + 16 + (20 + 3 * 32) + (20 + 8)),
+}
+
+# --- su2 --------------------------------------------------------------------------------
+SU2_ELEM = b"NDIME= 2\nNELEM= 1\n5 0 1 2\n"
+SU2_POIN = b"NPOIN= 3\n0 0\n1 0\n0 1\n"
+SU2 = {
+    "NELEM count": (lambda v: b"NDIME= 2\nNELEM= " + n(v) + b"\n5 0 1 2\n" + SU2_POIN, 1),
+    "NPOIN count": (lambda v: SU2_ELEM + b"NPOIN= " + n(v) + b"\n0 0\n1 0\n0 1\n", 3),
+    "NPOIN count with ghost count": (lambda v: SU2_ELEM + b"NPOIN= " + n(v) + b" 3\n0 0 0\n1 0 1\n0 1 2\n", 3),
+    "MARKER_ELEMS count": (
+        lambda v: SU2_ELEM + SU2_POIN + b"NMARK= 1\nMARKER_TAG= wall\nMARKER_ELEMS= " + n(v) + b"\n3 0 1\n", 1),
+    "NZONE count": (lambda v: b"NZONE= " + n(v) + b"\nIZONE= 1\n" + SU2_ELEM + SU2_POIN, 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -1,0 +1,424 @@
+// meshio++ SU2 reader.
+// Spec: https://su2code.github.io/docs_v7/Mesh-File/
+//
+// Keywords ("NAME= value" lines; '%' starts a comment line; other lines are skipped, as
+// meshio does): NDIME, NELEM, NPOIN (its first number; a second one, the count without
+// halo points, is ignored), NMARK, MARKER_TAG, MARKER_ELEMS, and NZONE / IZONE for
+// multi-zone files. Element rows are "type node... [index]", point rows "x y [z] [index
+// [index]]": the trailing columns are optional and ignored, row by row.
+//
+// Cells, as meshio: per section one block per element type in type-id order; boundary
+// blocks (lines in 2-D, triangles and quads in 3-D) merged into one block per type;
+// cell data "su2:tag" (int32): 0 for NELEM elements, the marker's tag for marker elements
+// (its integer value, or for a name the previous tag + 1, as meshio numbers them).
+//
+// Regions: each marker is a side region named MARKER_TAG (dim NDIME-1, tag as su2:tag)
+// holding the (volume cell, local facet) pairs its elements are facets of (an interior
+// marker element gives a pair for each of its two cells). Marker elements that bound no
+// volume cell form a cell region of the same name over their boundary-block cells.
+//
+// Zones: `zone=k` reads the zone with IZONE= k alone; by default every zone is read, points
+// and cells appended zone after zone, with a cell region "zone_<k>" per zone over its cells
+// and marker regions named "zone_<k>:<tag>". A file without NZONE is one zone.
+//
+// Safe for untrusted input: counts are checked against the bytes left before anything is
+// allocated, every node index against the zone's points, and every row ends at its line.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <vector>
+
+#include "core/io/cursor.hpp"
+#include "core/io/file.hpp"
+#include "formats/su2/su2_internal.hpp"
+#include "meshioplusplus/cell_types.hpp"
+
+namespace meshioplusplus::su2 {
+
+namespace {
+
+struct Section {
+  std::array<std::size_t, kTypes.size()> per_type{};  // rows of each type of kTypes
+  std::vector<const ElementType*> types;
+  std::vector<std::int64_t> nodes;  // flat, in file order
+  std::size_t at = 0;                // byte offset of the keyword line
+};
+
+struct Marker {
+  std::string tag;
+  std::int32_t tag_id = 0;
+  Section elems;
+};
+
+struct Zone {
+  long long index = 1;
+  std::size_t dim = 0;
+  NDArray points;
+  bool have_points = false;
+  Section volume;
+  std::vector<Marker> markers;
+};
+
+// A final block: one type, made of the rows of that type of one or more sections (the
+// sections' indices: -1 for NELEM, else the marker), in order.
+struct Block {
+  const ElementType* type;
+  std::vector<int> parts;
+  std::size_t rows = 0;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& path, long long zone) : file_(path, "su2"), cur_(file_.text(), "su2", path), want_zone_(zone) {}
+
+  Mesh read() {
+    Zone* z = nullptr;
+    std::string pending_tag;
+    bool have_tag = false;
+    std::int32_t next_tag_id = 0;
+    long long nzone = 0;
+    for (;;) {
+      cur_.skip_space();
+      if (cur_.at_end()) break;
+      const char* at = cur_.ptr();
+      const std::string_view line = cur_.line();
+      if (line.front() == '%') continue;
+      const std::size_t eq = line.find('=');
+      if (eq == std::string_view::npos) continue;  // not a keyword line: skipped, as meshio does
+      const std::string_view name = io::Cursor::trim(line.substr(0, eq));
+      const std::string_view rest = io::Cursor::trim(line.substr(eq + 1));
+      if (name == "NZONE") {
+        nzone = count(rest, at, "a zone count");
+      } else if (name == "IZONE") {
+        zones_.push_back(Zone{});
+        z = &zones_.back();
+        z->index = count(rest, at, "a zone number");
+        next_tag_id = 0;
+      } else if (name == "NDIME") {
+        if (!z) z = new_zone();
+        const long long d = count(rest, at, "a dimension");
+        if (d != 2 && d != 3) cur_.fail_at(expected_found("NDIME= 2 or 3", rest), at);
+        if (z->dim != 0 && z->dim != static_cast<std::size_t>(d))
+          cur_.fail_at("a second NDIME in zone " + std::to_string(z->index) + ": expected IZONE before it", at);
+        z->dim = static_cast<std::size_t>(d);
+      } else if (name == "NELEM") {
+        if (!z) z = new_zone();
+        z->volume = elements(static_cast<std::size_t>(count(rest, at, "an element count")), at);
+      } else if (name == "NPOIN") {
+        if (!z) z = new_zone();
+        if (z->dim == 0) cur_.fail_at("NPOIN before NDIME: expected NDIME first", at);
+        if (z->have_points) cur_.fail_at("a second NPOIN in zone " + std::to_string(z->index) + ": expected IZONE before it", at);
+        const std::string_view first = rest.substr(0, std::min(rest.size(), rest.find_first_of(" \t")));
+        points(*z, static_cast<std::size_t>(count(first, at, "a point count")));
+      } else if (name == "NMARK") {
+        count(rest, at, "a marker count");  // checked for form; the markers themselves are counted
+      } else if (name == "MARKER_TAG") {
+        pending_tag = std::string(rest);
+        have_tag = true;
+        // meshio's numbering: an integer tag is itself, a name is the previous tag + 1.
+        std::int64_t v = 0;
+        const char* e = io::parse_number(rest.data(), rest.data() + rest.size(), v);
+        next_tag_id = (e && e == rest.data() + rest.size() && v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max()) ? static_cast<std::int32_t>(v) : next_tag_id + 1;
+      } else if (name == "MARKER_ELEMS") {
+        if (!z) z = new_zone();
+        if (!have_tag) cur_.fail_at("MARKER_ELEMS without a MARKER_TAG before it", at);
+        Marker m;
+        m.tag = pending_tag;
+        m.tag_id = next_tag_id;
+        m.elems = elements(static_cast<std::size_t>(count(rest, at, "a marker element count")), at);
+        z->markers.push_back(std::move(m));
+        have_tag = false;
+      }
+      // Any other keyword (a solver's extra sections) is skipped with its line.
+    }
+    if (zones_.empty()) cur_.fail_at("expected NDIME, NELEM and NPOIN, found none", cur_.end());
+    if (nzone > 0 && static_cast<std::size_t>(nzone) != zones_.size())
+      cur_.fail_at("NZONE= " + std::to_string(nzone) + " but " + std::to_string(zones_.size()) + " zones follow", cur_.end());
+    return build();
+  }
+
+ private:
+  Zone* new_zone() {
+    zones_.push_back(Zone{});
+    return &zones_.back();
+  }
+
+  long long count(std::string_view s, const char* at, const char* what) const {
+    std::int64_t v = 0;
+    const char* e = io::parse_number(s.data(), s.data() + s.size(), v);
+    if (!e || e != s.data() + s.size() || v < 0) cur_.fail_at(expected_found(what, s), at);
+    return v;
+  }
+
+  // Spaces and tabs; then true if the row's line goes on.
+  static bool more_on_line(const char*& p, const char* end) {
+    while (p != end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    return p != end && *p != '\n';
+  }
+
+  Section elements(std::size_t n, const char* at) {
+    cur_.need(n, 5, "elements");  // the shortest row: "3 0 1" and a line break
+    Section s;
+    s.at = static_cast<std::size_t>(at - cur_.begin());
+    s.types.reserve(n);
+    s.nodes.reserve(n * 4);
+    const char* p = cur_.ptr();
+    const char* end = cur_.end();
+    std::uint64_t v = 0;
+    for (std::size_t e = 0; e < n; ++e) {
+      if (!io::parse_uint(p, end, v)) cur_.fail_expected("an SU2 element type", p);
+      const ElementType* t = type_by_id(v);
+      if (!t) cur_.fail_at("element type " + std::to_string(v) + ": expected 3, 5, 9, 10, 12, 13 or 14", p - 1);
+      s.types.push_back(t);
+      ++s.per_type[static_cast<std::size_t>(t - kTypes.data())];
+      const std::size_t at_node = s.nodes.size();
+      s.nodes.resize(at_node + static_cast<std::size_t>(t->nodes));
+      std::int64_t* out = s.nodes.data() + at_node;
+      for (int k = 0; k < t->nodes; ++k) {
+        if (!io::parse_uint(p, end, v)) cur_.fail_expected("a node index", p);
+        out[k] = static_cast<std::int64_t>(v);
+      }
+      if (more_on_line(p, end)) {  // the optional element index
+        if (!io::parse_uint(p, end, v)) cur_.fail_expected("an element index or the end of the row", p);
+        if (more_on_line(p, end)) cur_.fail_expected("the end of the element row", p);
+      }
+    }
+    cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
+    return s;
+  }
+
+  void points(Zone& z, std::size_t n) {
+    const std::size_t d = z.dim;
+    cur_.need(n, 2 * d - 1, "points");
+    z.points = NDArray::uninit(DType::float64, {n, d});
+    double* x = z.points.data<double>();
+    const char* p = cur_.ptr();
+    const char* end = cur_.end();
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t c = 0; c < d; ++c) {
+        while (p != end && io::is_space(*p)) ++p;
+        const char* q = io::parse_number(p, end, x[i * d + c]);
+        if (!q || (q != end && !io::is_space(*q))) cur_.fail_expected("a point coordinate", p);
+        p = q;
+      }
+      for (int extra = 0; more_on_line(p, end); ++extra) {  // up to two index columns
+        double ignored;
+        const char* q = io::parse_number(p, end, ignored);
+        if (extra == 2 || !q || (q != end && !io::is_space(*q))) cur_.fail_expected("the end of the point row", p);
+        p = q;
+      }
+    }
+    cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
+    z.have_points = true;
+  }
+
+  void check_range(const Zone& z, const Section& s) const {
+    const std::size_t n = z.have_points ? z.points.dim(0) : 0;
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+      if (static_cast<std::uint64_t>(s.nodes[i]) >= n)
+        cur_.fail_at("node index " + std::to_string(s.nodes[i]) + " is outside 0.." + std::to_string(n == 0 ? 0 : n - 1) +
+                         " (the zone has " + std::to_string(n) + " points)",
+                     cur_.begin() + s.at);
+  }
+
+  // A facet by its sorted node indices (unused places -1), with two payload values: for a
+  // marker element its (cell, marker).
+  struct Facet {
+    std::array<std::int64_t, 4> key;
+    std::int64_t a, b;
+  };
+  template <class Nodes> static Facet facet(Nodes&& node, std::size_t k, std::int64_t a, std::int64_t b) {
+    Facet f{{-1, -1, -1, -1}, a, b};
+    for (std::size_t i = 0; i < k; ++i) {  // insertion sort of at most 4 values
+      std::int64_t v = node(i);
+      std::size_t j = i;
+      for (; j > 0 && f.key[j - 1] > v; --j) f.key[j] = f.key[j - 1];
+      f.key[j] = v;
+    }
+    return f;
+  }
+
+  Mesh build() {
+    std::vector<Zone*> chosen;
+    for (auto& z : zones_)
+      if (want_zone_ == 0 || z.index == want_zone_) chosen.push_back(&z);
+    if (chosen.empty()) {
+      std::string have;
+      for (const auto& z : zones_) have += (have.empty() ? "" : ", ") + std::to_string(z.index);
+      throw ReadError(error_message("su2", cur_.path(), {}, "zone " + std::to_string(want_zone_) + " is not in the file (zones: " + have + ")"));
+    }
+    const bool several = chosen.size() > 1;
+    Mesh m;
+    std::size_t dim = chosen.front()->dim, total_points = 0;
+    for (Zone* z : chosen) {
+      if (z->dim == 0 || !z->have_points) cur_.fail_at("zone " + std::to_string(z->index) + ": expected NDIME and NPOIN, found " + (z->dim ? "no NPOIN" : "no NDIME"), cur_.end());
+      if (z->dim != dim) cur_.fail_at("zones of different NDIME (" + std::to_string(dim) + ", " + std::to_string(z->dim) + ") cannot be read together: read one with zone=", cur_.end());
+      check_range(*z, z->volume);
+      for (const auto& mk : z->markers) check_range(*z, mk.elems);
+      total_points += z->points.dim(0);
+    }
+    m.points = NDArray::uninit(DType::float64, {total_points, dim});
+    std::vector<NDArray> tags;
+    std::int64_t point_base = 0, cell_base = 0;
+    for (Zone* z : chosen) {
+      const std::size_t np = z->points.dim(0);
+      if (np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
+      // meshio's blocks: per section one per type in type-id order, then the boundary
+      // blocks merged into one per type at the first one's place.
+      std::vector<Block> blocks;
+      std::map<std::string_view, std::size_t> first;
+      auto section = [&](int part) -> const Section& { return part < 0 ? z->volume : z->markers[static_cast<std::size_t>(part)].elems; };
+      for (int part = -1; part < static_cast<int>(z->markers.size()); ++part)
+        for (std::size_t t = 0; t < kTypes.size(); ++t) {
+          const std::size_t rows = section(part).per_type[t];
+          if (rows == 0) continue;
+          if (is_boundary_type(kTypes[t].type, dim)) {
+            auto it = first.find(kTypes[t].type);
+            if (it != first.end()) {
+              blocks[it->second].parts.push_back(part);
+              blocks[it->second].rows += rows;
+              continue;
+            }
+            first[kTypes[t].type] = blocks.size();
+          }
+          blocks.push_back(Block{&kTypes[t], {part}, rows});
+        }
+      // Each block's arrays, allocated once and filled from the sections' rows; the marker
+      // elements collected with their global cell index on the way.
+      std::vector<char> on_marker(total_points, 0);
+      std::vector<Facet> elems;
+      std::vector<NDArray> conns;
+      std::int64_t base = cell_base;
+      for (const auto& b : blocks) {
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes);
+        NDArray conn = NDArray::uninit(DType::int64, {b.rows, k});
+        NDArray tag = NDArray::uninit(DType::int32, {b.rows});
+        std::int64_t* c = conn.data<std::int64_t>();
+        std::int32_t* tg = tag.data<std::int32_t>();
+        std::size_t row = 0;
+        for (int part : b.parts) {
+          const Section& sec = section(part);
+          const std::int32_t tag_id = part < 0 ? 0 : z->markers[static_cast<std::size_t>(part)].tag_id;
+          std::size_t pos = 0;
+          for (const ElementType* et : sec.types) {
+            if (et == b.type) {
+              std::int64_t* out = c + row * k;
+              for (std::size_t j = 0; j < k; ++j) out[j] = sec.nodes[pos + j] + point_base;
+              tg[row] = tag_id;
+              if (part >= 0) {
+                for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
+                elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(row), part));
+              }
+              ++row;
+            }
+            pos += static_cast<std::size_t>(et->nodes);
+          }
+        }
+        conns.push_back(std::move(conn));
+        tags.push_back(std::move(tag));
+        base += static_cast<std::int64_t>(b.rows);
+      }
+      // Marker elements, each distinct (nodes, marker) pair once, sorted by their node key;
+      // a volume facet finds its equals by binary search inside the range of its smallest
+      // node (a counting sort gives the ranges). Only facets whose nodes all lie on some
+      // marker element are looked up: flagging those nodes keeps the interior out. Walking
+      // the cells in order leaves every region's entries sorted. A marker element may be a
+      // facet of two volume cells at most (else the mesh is not conforming): that bound also
+      // keeps hostile files (duplicated cells, a face in thousands of markers) linear.
+      auto key_less = [](const Facet& x, const Facet& y) {
+        for (int i = 0; i < 4; ++i)
+          if (x.key[static_cast<std::size_t>(i)] != y.key[static_cast<std::size_t>(i)]) return x.key[static_cast<std::size_t>(i)] < y.key[static_cast<std::size_t>(i)];
+        return x.b < y.b;
+      };
+      std::vector<Facet> uniq(elems);
+      std::sort(uniq.begin(), uniq.end(), key_less);
+      uniq.erase(std::unique(uniq.begin(), uniq.end(), [](const Facet& x, const Facet& y) { return x.key == y.key && x.b == y.b; }), uniq.end());
+      std::vector<std::size_t> bucket(total_points + 1, 0);
+      for (const Facet& e : uniq) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
+      for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
+      std::vector<std::uint8_t> owners(uniq.size(), 0);
+      std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
+      base = cell_base;
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        const auto& b = blocks[bi];
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
+        if (!uniq.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
+          const auto& facets = cell_facets(b.type->type);
+          for (std::size_t i = 0; i < rows; ++i) {
+            const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
+            for (std::size_t f = 0; f < facets.size(); ++f) {
+              const auto& local = facets[f];
+              bool all = true;
+              for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
+              if (!all) continue;
+              const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, std::numeric_limits<std::int64_t>::min());
+              const auto n0 = static_cast<std::size_t>(key.key[0]);
+              auto q = std::lower_bound(uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0]), uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]), key, key_less);
+              for (; q != uniq.end() && q->key == key.key; ++q) {
+                const auto u = static_cast<std::size_t>(q - uniq.begin());
+                if (++owners[u] > 2)
+                  cur_.fail_at("marker '" + z->markers[static_cast<std::size_t>(q->b)].tag + "': an element is a facet of more than two volume cells (expected a conforming mesh)",
+                               cur_.begin() + z->markers[static_cast<std::size_t>(q->b)].elems.at);
+                auto& side = sides[static_cast<std::size_t>(q->b)];
+                side.push_back(base + static_cast<std::int64_t>(i));
+                side.push_back(static_cast<std::int64_t>(f));
+              }
+            }
+          }
+        }
+        base += static_cast<std::int64_t>(rows);
+      }
+      for (const Facet& e : elems) {
+        const auto q = std::lower_bound(uniq.begin(), uniq.end(), e, key_less);
+        if (owners[static_cast<std::size_t>(q - uniq.begin())] == 0) unowned[static_cast<std::size_t>(e.b)].push_back(e.a);
+      }
+      const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
+      for (std::size_t k = 0; k < z->markers.size(); ++k) {
+        const auto& mk = z->markers[k];
+        if (!sides[k].empty()) {
+          Region r{prefix + mk.tag, RegionKind::side, static_cast<int>(dim) - 1, mk.tag_id, NDArray::from_vector(sides[k], {sides[k].size() / 2, 2})};
+          r.canonicalize();
+          m.regions.push_back(std::move(r));
+        }
+        if (!unowned[k].empty() || sides[k].empty()) {
+          Region r{prefix + mk.tag, RegionKind::cell, static_cast<int>(dim) - 1, mk.tag_id, NDArray::from_vector(unowned[k])};
+          r.canonicalize();
+          m.regions.push_back(std::move(r));
+        }
+      }
+      // The zone's blocks.
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi)
+        m.cells.push_back(CellBlock::rectangular(std::string(blocks[bi].type->type), std::move(conns[bi])));
+      if (several) {
+        std::vector<std::int64_t> all(static_cast<std::size_t>(base - cell_base));
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = cell_base + static_cast<std::int64_t>(i);
+        m.regions.push_back(Region{"zone_" + std::to_string(z->index), RegionKind::cell, static_cast<int>(dim),
+                                   static_cast<int>(z->index), NDArray::from_vector(all)});
+      }
+      point_base += static_cast<std::int64_t>(np);
+      cell_base = base;
+    }
+    m.cell_data["su2:tag"] = std::move(tags);
+    return m;
+  }
+
+  io::FileBytes file_;
+  io::Cursor cur_;
+  long long want_zone_;
+  std::deque<Zone> zones_;  // a deque: `z` above points into it while zones are added
+};
+
+}  // namespace
+
+Mesh read_su2(const std::string& path, const Options& options) {
+  OptionReader opts(options, "su2");
+  const long long zone = opts.get_int("zone", 0);
+  opts.finish();
+  if (zone < 0) throw std::invalid_argument("su2: option 'zone': expected a zone number (IZONE) or 0 for all, found " + std::to_string(zone));
+  return Reader(path, zone).read();
+}
+
+}  // namespace meshioplusplus::su2
