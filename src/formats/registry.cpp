@@ -2,6 +2,7 @@
 // `Format <name>_format()` from its own header.
 #include "meshioplusplus/format.hpp"
 
+#include "formats/abaqus/abaqus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 
 #include "formats/vtk/vtk.hpp"
@@ -14,6 +15,7 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      abaqus_format(),
   };
   return all;
 }
