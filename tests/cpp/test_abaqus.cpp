@@ -233,6 +233,7 @@ TEST(AbaqusRoundTrip, MeshesWithSetsAndSurfaces) {
       m.cells.push_back(rect("hexahedron20", 20, 2));
       m.cells.push_back(rect("wedge", 6, 1));
       m.cells.push_back(rect("tetra10", 10, 1));
+      m.cells.push_back(mpp::CellBlock::rectangular("line3", i64({0, 1, 2}, {1, 3})));
     }
     mpp::Region p{"fixed nodes", kPoint, -1, -1, i64({0, 5, 26}, {3})};
     mpp::Region c{"EALL", kCell, -1, -1, i64({0, 2, 4}, {3})};
@@ -247,6 +248,10 @@ TEST(AbaqusRoundTrip, MeshesWithSetsAndSurfaces) {
     EXPECT_EQ(entries(r, "EALL", kCell), (V{0, 2, 4}));
     EXPECT_EQ(entries(r, "SKIN", kSide), (V{0, 2, 3, 1}));
     EXPECT_TRUE(r.warnings.empty());
+    // A 3-node line goes out end, middle, end (Abaqus's order): VTK's middle node 2 second.
+    if (dim == 3) {
+      EXPECT_NE(slurp(path).find("*ELEMENT, TYPE=B32\n12,1,3,2\n"), std::string::npos);
+    }
   }
 }
 

@@ -61,7 +61,15 @@ def late_vtu() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu}
+def late_abaqus() -> mio.Mesh:
+    # Nodes and elements are written before *NSET meets a name it cannot quote.
+    m = big_mesh()
+    m.point_data = {}
+    m.point_sets = {'bad "name"': np.array([0, 1])}
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "abaqus": late_abaqus}
 
 
 def encodings(fmt):

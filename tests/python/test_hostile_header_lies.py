@@ -196,7 +196,20 @@ VTK = {
         + b"\nCELLS 1 " + n(v) + b"\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 4),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK}
+# --- abaqus -----------------------------------------------------------------------------
+# An .inp file declares no counts: what a hostile deck can inflate are labels (sparse, any
+# size), GENERATE ranges and element names. Each must read (or raise ReadError) at once.
+ABQ_NODES = b"*NODE\n1, 0., 0.\n2, 1., 0.\n3, 0., 1.\n"
+ABAQUS = {
+    "sparse node label": (lambda v: b"*NODE\n" + n(v) + b", 0., 0.\n2, 1., 0.\n3, 0., 1.\n*ELEMENT, TYPE=CPS3\n1, "
+                          + n(v) + b", 2, 3\n", 1),
+    "sparse element label": (lambda v: ABQ_NODES + b"*ELEMENT, TYPE=CPS3, ELSET=E\n" + n(v) + b", 1, 2, 3\n", 1),
+    "sparse GENERATE last": (lambda v: ABQ_NODES + b"*NSET, NSET=A, GENERATE\n1, " + n(v) + b", 1\n", 3),
+    "sparse GENERATE increment": (lambda v: ABQ_NODES + b"*NSET, NSET=A, GENERATE\n1, 3, " + n(v) + b"\n", 1),
+    "sparse element name node count": (lambda v: ABQ_NODES + b"*ELEMENT, TYPE=CPS" + n(v) + b"\n1, 1, 2, 3\n", 3),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "abaqus": ABAQUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -19,6 +19,11 @@ std::string_view meshio_type(std::string_view abaqus_type);
 // `dim`), chosen among the names both meshio and CalculiX accept; "" when there is none.
 std::string_view abaqus_type(std::string_view meshio_type, int dim);
 
+// Abaqus node order differs from VTK's only for 3-node lines (T3D3, B32: end, middle,
+// end; VTK: end, end, middle): ours[j] = abaqus[perm[j]], and the permutation is its own
+// inverse. nullptr when the orders agree.
+const int* node_permutation(std::string_view meshio_type);
+
 // Our facet index (cell_types.hpp numbering) of the Abaqus face label ("S1".."S6", "E1"..)
 // on a cell of the meshio type, or -1 when that type has no such face.
 int facet_of_face_label(std::string_view meshio_type, std::string_view label);

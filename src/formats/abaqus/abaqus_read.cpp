@@ -680,6 +680,13 @@ class Reader {
                               std::to_string(b.nodes[i]) + ", which is not defined" + (s->name.empty() ? "" : " in " + s->name));
           out[i] = s->point_base + p;
         }
+        if (const int* perm = node_permutation(b.type)) {
+          std::vector<std::int64_t> row(b.k);
+          for (std::size_t i = 0; i < m; ++i) {
+            std::copy(out + i * b.k, out + (i + 1) * b.k, row.begin());
+            for (std::size_t j = 0; j < b.k; ++j) out[i * b.k + j] = row[static_cast<std::size_t>(perm[j])];
+          }
+        }
         std::vector<std::int64_t>().swap(b.nodes);
         mesh_.cells.push_back(CellBlock::rectangular(b.type, std::move(conn)));
       }

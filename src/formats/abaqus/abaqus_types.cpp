@@ -4,7 +4,8 @@
 // CalculiX User's Manual (http://www.dhondt.de/ccx_2.20.pdf, section 6.2): an element name
 // is a family prefix, a node count and optional option letters ("C3D8R" = continuum 3-D,
 // 8 nodes, reduced integration). Node order within every mapped type equals VTK's (corner
-// nodes first, then mid-edge nodes edge by edge), so no permutation is needed. Faces: S1..S6
+// nodes first, then mid-edge nodes edge by edge) except for 3-node lines, whose middle node
+// Abaqus lists second (node_permutation). Faces: S1..S6
 // on solids (corner nodes listed below, 1-based as in the manual), S1..S4 (or E1..E4) the
 // edges of 2-D continuum and shell elements.
 #include <algorithm>
@@ -141,6 +142,11 @@ std::string_view abaqus_type(std::string_view type, int dim) {
   return "";
 }
 
+const int* node_permutation(std::string_view type) {
+  static const int line3[3] = {0, 2, 1};
+  return type == "line3" ? line3 : nullptr;
+}
+
 int facet_of_face_label(std::string_view type, std::string_view label) {
   if (label.size() < 2 || (label[0] != 'S' && label[0] != 'E')) return -1;
   int face = 0;
@@ -160,7 +166,7 @@ std::string face_label_of_facet(std::string_view type, int facet) {
   if (!info) return "";
   const auto n = static_cast<int>(abaqus_faces(info->linear).size());
   for (int f = 0; f < n; ++f)
-    if (matching_facet(type, f) == facet) return "S" + std::to_string(f + 1);
+    if (matching_facet(type, f) == facet) return std::string(1, 'S').append(std::to_string(f + 1));
   return "";
 }
 

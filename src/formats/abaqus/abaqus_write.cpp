@@ -105,11 +105,12 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
     const NDArray conn = b.connectivity.as_dtype(DType::int64);
     const std::int64_t* c = conn.data<std::int64_t>();
     const std::size_t m = conn.dim(0), k = conn.dim(1);
+    const int* perm = translate ? node_permutation(b.type) : nullptr;
     for (std::size_t i = 0; i < m; ++i) {
       w.integer(++eid);
       for (std::size_t j = 0; j < k; ++j) {
         w.str((j + 1) % kPerLine == 0 ? ",\n" : ",");
-        w.integer(c[i * k + j] + 1);
+        w.integer(c[i * k + (perm ? static_cast<std::size_t>(perm[j]) : j)] + 1);
       }
       w.ch('\n');
     }
