@@ -183,7 +183,7 @@ TEST(AbaqusTypes, ElementNamesAndAliases) {
   using meshioplusplus::abaqus::meshio_type;
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"C3D4", "tetra"}, {"C3D4H", "tetra"}, {"C3D10", "tetra10"}, {"C3D10MH", "tetra10"}, {"C3D8", "hexahedron"},
-      {"C3D8R", "hexahedron"}, {"C3D8I", "hexahedron"}, {"C3D20", "hexahedron20"}, {"C3D20R", "hexahedron20"},
+      {"C3D8R", "hexahedron"}, {"C3D8I", "hexahedron"}, {"C3D20", "hexahedron20"}, {"C3D20R", "hexahedron20"}, {"C3D27", "hexahedron27"},
       {"C3D6", "wedge"}, {"C3D15", "wedge15"}, {"C3D5", "pyramid"}, {"DC3D8", "hexahedron"}, {"S3", "triangle"},
       {"S3R", "triangle"}, {"S4", "quad"}, {"S4R", "quad"}, {"S4R5", "quad"}, {"S8R", "quad8"}, {"S8R5", "quad8"},
       {"S9R5", "quad9"}, {"STRI3", "triangle"}, {"STRI65", "triangle6"}, {"SC8R", "hexahedron"}, {"CPS3", "triangle"},
@@ -197,7 +197,7 @@ TEST(AbaqusTypes, ElementNamesAndAliases) {
 TEST(AbaqusTypes, WrittenNamesReadBackAsTheSameType) {
   using namespace meshioplusplus::abaqus;
   for (std::string t : {"line", "line3", "triangle", "triangle6", "quad", "quad8", "quad9", "tetra", "tetra10", "hexahedron",
-                        "hexahedron20", "wedge", "wedge15"})
+                        "hexahedron20", "hexahedron27", "wedge", "wedge15"})
     for (int dim : {2, 3}) EXPECT_EQ(meshio_type(abaqus_type(t, dim)), t) << t << " dim " << dim;
   EXPECT_EQ(abaqus_type("vertex", 3), "");
   EXPECT_EQ(abaqus_type("pyramid13", 3), "");
@@ -234,6 +234,7 @@ TEST(AbaqusRoundTrip, MeshesWithSetsAndSurfaces) {
       m.cells.push_back(rect("wedge", 6, 1));
       m.cells.push_back(rect("tetra10", 10, 1));
       m.cells.push_back(mpp::CellBlock::rectangular("line3", i64({0, 1, 2}, {1, 3})));
+      m.cells.push_back(rect("hexahedron27", 27, 1));
     }
     mpp::Region p{"fixed nodes", kPoint, -1, -1, i64({0, 5, 26}, {3})};
     mpp::Region c{"EALL", kCell, -1, -1, i64({0, 2, 4}, {3})};

@@ -177,12 +177,15 @@ def named_sets(mesh):
 
 
 @needs_gmsh
-@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("order", [1, 2, "2-incomplete"])
 @pytest.mark.parametrize("geo", GEO)
 def test_gmsh_inp_export_reads_as_its_msh(tmp_path, geo, order):
+    # Order 2 gives hexahedron27 (C3D27) and quad9 (M3D9), incomplete order 2 hexahedron20
+    # (C3D20) and quad8 (CPS8): every node order the export has.
     (tmp_path / "x.geo").write_text(GEO[geo])
     dim = 2 if geo.endswith("2d") else 3
-    extra = ["-string", "Mesh.SecondOrderIncomplete=1;"] if geo == "hex" else []
+    extra = ["-string", "Mesh.SecondOrderIncomplete=1;"] if order == "2-incomplete" else []
+    order = str(order)[0]
     gmsh(f"-{dim}", "-order", order, *extra, tmp_path / "x.geo", "-o", tmp_path / "x.msh", "-format", "msh41")
     gmsh(tmp_path / "x.msh", "-save", "-o", tmp_path / "from_msh.inp")
     gmsh(f"-{dim}", "-order", order, *extra, tmp_path / "x.geo", "-o", tmp_path / "direct.inp")
@@ -223,8 +226,9 @@ def sets_for(points, cells):
 
 @needs_ccx
 @needs_gmsh
-@pytest.mark.parametrize("geo,order", [("tet", 1), ("tet", 2), ("hex", 2)])
+@pytest.mark.parametrize("geo,order", [("tet", 1), ("tet", 2), ("hex", 1), ("hex", 2)])
 def test_calculix_solves_our_solid_mesh(tmp_path, geo, order):
+    # Tetrahedra (C3D4, C3D10) and bricks (C3D8, C3D20 written over two data lines).
     (tmp_path / "x.geo").write_text(GEO[geo])
     extra = ["-string", "Mesh.SecondOrderIncomplete=1;"] if geo == "hex" else []
     gmsh("-3", "-order", order, *extra, tmp_path / "x.geo", "-o", tmp_path / "x.msh", "-format", "msh41")

@@ -19,9 +19,9 @@ std::string_view meshio_type(std::string_view abaqus_type);
 // `dim`), chosen among the names both meshio and CalculiX accept; "" when there is none.
 std::string_view abaqus_type(std::string_view meshio_type, int dim);
 
-// Abaqus node order differs from VTK's only for 3-node lines (T3D3, B32: end, middle,
-// end; VTK: end, end, middle): ours[j] = abaqus[perm[j]], and the permutation is its own
-// inverse. nullptr when the orders agree.
+// Where Abaqus node order differs from VTK's: ours[j] = abaqus[perm[j]] (k entries);
+// nullptr when the orders agree. 3-node lines (T3D3, B32: end, middle, end) and the
+// 27-node brick (C3D27: the centroid before the face centres).
 const int* node_permutation(std::string_view meshio_type);
 
 // Our facet index (cell_types.hpp numbering) of the Abaqus face label ("S1".."S6", "E1"..)

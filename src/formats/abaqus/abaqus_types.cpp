@@ -5,7 +5,9 @@
 // is a family prefix, a node count and optional option letters ("C3D8R" = continuum 3-D,
 // 8 nodes, reduced integration). Node order within every mapped type equals VTK's (corner
 // nodes first, then mid-edge nodes edge by edge) except for 3-node lines, whose middle node
-// Abaqus lists second (node_permutation). Faces: S1..S6
+// Abaqus lists second, and the 27-node brick, whose centroid Abaqus lists before the face
+// centres (node_permutation; the C3D27 order is the one gmsh's Abaqus export writes).
+// Faces: S1..S6
 // on solids (corner nodes listed below, 1-based as in the manual), S1..S4 (or E1..E4) the
 // edges of 2-D continuum and shell elements.
 #include <algorithm>
@@ -49,6 +51,7 @@ std::string_view by_nodes(Family f, int n) {
         case 15: return "wedge15";
         case 8: return "hexahedron";
         case 20: return "hexahedron20";
+        case 27: return "hexahedron27";
         default: return "";
       }
     case Family::planar:
@@ -126,10 +129,11 @@ std::string_view meshio_type(std::string_view name) {
 }
 
 std::string_view abaqus_type(std::string_view type, int dim) {
-  // Names both meshio's table and CalculiX know; plane-stress names for 2-D points.
-  static const std::array<std::pair<std::string_view, std::string_view>, 13> k3 = {{
+  // Names both meshio's table and CalculiX know (C3D27: neither has a 27-node brick, Abaqus
+  // does); plane-stress names for 2-D points.
+  static const std::array<std::pair<std::string_view, std::string_view>, 14> k3 = {{
       {"line", "T3D2"}, {"line3", "B32"}, {"triangle", "S3"}, {"triangle6", "CPE6"}, {"quad", "S4"}, {"quad8", "S8R"},
-      {"quad9", "S9R5"}, {"tetra", "C3D4"}, {"tetra10", "C3D10"}, {"hexahedron", "C3D8"}, {"hexahedron20", "C3D20"},
+      {"quad9", "S9R5"}, {"tetra", "C3D4"}, {"tetra10", "C3D10"}, {"hexahedron", "C3D8"}, {"hexahedron20", "C3D20"}, {"hexahedron27", "C3D27"},
       {"wedge", "C3D6"}, {"wedge15", "C3D15"},
   }};
   if (dim == 2) {
@@ -144,7 +148,8 @@ std::string_view abaqus_type(std::string_view type, int dim) {
 
 const int* node_permutation(std::string_view type) {
   static const int line3[3] = {0, 2, 1};
-  return type == "line3" ? line3 : nullptr;
+  static const int hexahedron27[27] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 26, 24, 23, 25, 21, 22, 20};
+  return type == "line3" ? line3 : type == "hexahedron27" ? hexahedron27 : nullptr;
 }
 
 int facet_of_face_label(std::string_view type, std::string_view label) {

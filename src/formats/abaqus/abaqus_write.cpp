@@ -13,6 +13,7 @@
 // and field data are not written (meshio neither).
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
@@ -105,12 +106,16 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
     const NDArray conn = b.connectivity.as_dtype(DType::int64);
     const std::int64_t* c = conn.data<std::int64_t>();
     const std::size_t m = conn.dim(0), k = conn.dim(1);
-    const int* perm = translate ? node_permutation(b.type) : nullptr;
+    // Abaqus position p holds our node inv[p] (the inverse of the read permutation).
+    std::vector<std::size_t> inv(k);
+    for (std::size_t j = 0; j < k; ++j) inv[j] = j;
+    if (const int* perm = translate ? node_permutation(b.type) : nullptr)
+      for (std::size_t j = 0; j < k; ++j) inv[static_cast<std::size_t>(perm[j])] = j;
     for (std::size_t i = 0; i < m; ++i) {
       w.integer(++eid);
       for (std::size_t j = 0; j < k; ++j) {
         w.str((j + 1) % kPerLine == 0 ? ",\n" : ",");
-        w.integer(c[i * k + (perm ? static_cast<std::size_t>(perm[j]) : j)] + 1);
+        w.integer(c[i * k + inv[j]] + 1);
       }
       w.ch('\n');
     }
