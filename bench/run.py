@@ -77,6 +77,13 @@ def appended_raw_vtu(name: str) -> Path:
     return out
 
 
+def abaqus_subset(mesh):
+    """The cell blocks meshio's Abaqus writer can name (it has no vertex element), as a mesh
+    of whichever library `mesh` belongs to."""
+    keep = [c for c in mesh.cells if c.type in ("line", "triangle", "tetra")]
+    return type(mesh)(mesh.points, [(c.type, c.data) for c in keep])
+
+
 def read_cases(name: str):
     """(label, path, file_format) of every read case both libraries support."""
     return [
@@ -90,10 +97,12 @@ def read_cases(name: str):
         ("vtu appended raw", appended_raw_vtu(name), "vtu"),
         ("vtk ascii", peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
         ("vtk binary", peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+        ("abaqus", peer_file(name, "abaqus.inp", lambda m, mesh, p: m.abaqus.write(p, abaqus_subset(mesh))), "abaqus"),
     ]
 
 
-# (label, suffix, format, meshio kwargs, meshio++ kwargs); meshio names its 2.2 writer "gmsh22"
+# (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
+# writer "gmsh22"
 WRITE_CASES = [
     ("gmsh 4.1 ascii", ".msh", "gmsh", {"binary": False}, {"binary": False}),
     ("gmsh 4.1 binary", ".msh", "gmsh", {"binary": True}, {"binary": True}),
@@ -103,6 +112,7 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+    ("abaqus", ".inp", "abaqus", {}, {}, abaqus_subset),
 ]
 
 
@@ -196,11 +206,12 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        for label, suffix, fmt, peer_kw, our_kw in WRITE_CASES:
+        for label, suffix, fmt, peer_kw, our_kw, *subset in WRITE_CASES:
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
             ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
-            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_mesh, fmt, **peer_kw),
-                                         lambda: mio.write(p_ours, our_mesh, ours_fmt, **our_kw), reps)
+            peer_in, ours_in = (subset[0](peer_mesh), subset[0](our_mesh)) if subset else (peer_mesh, our_mesh)
+            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, peer_in, fmt, **peer_kw),
+                                         lambda: mio.write(p_ours, ours_in, ours_fmt, **our_kw), reps)
             mb = p_ours.stat().st_size / 1e6
             row = dict(mesh=name, op="write", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)
             rows.append(row)
