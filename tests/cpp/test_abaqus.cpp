@@ -179,6 +179,22 @@ TEST(AbaqusRead, SurfacesBecomeSideRegionsInOurFacetNumbering) {
   EXPECT_TRUE(m.warnings.empty());
 }
 
+TEST(AbaqusRead, DeckLaidOutAsAbaqusCaeWritesIt) {
+  const auto m = fixture("cae_style.inp");
+  EXPECT_EQ(m.num_points(), 8u);
+  ASSERT_EQ(m.cells.size(), 1u);
+  EXPECT_EQ(m.cells[0].type, "hexahedron");
+  EXPECT_EQ(entries(m, "Block-1.Set-1", kPoint), (V{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(entries(m, "Block-1.Set-1", kCell), (V{0}));
+  EXPECT_EQ(entries(m, "Fixed", kPoint), (V{0, 1, 2, 3}));
+  EXPECT_EQ(entries(m, "_Top_S2", kCell), (V{0}));
+  EXPECT_EQ(entries(m, "Top", kSide), (V{0, 5}));  // S2 = nodes 5-8-7-6: our facet 5 {4,5,6,7}
+  // *PREPRINT, *SOLID SECTION (in the part), *MATERIAL, *ELASTIC and the step: not mesh.
+  ASSERT_EQ(m.warnings.size(), 5u);
+  EXPECT_NE(m.warnings[0].find("line 3: skipped *PREPRINT"), std::string::npos) << m.warnings[0];
+  EXPECT_NE(m.warnings[4].find("*STEP"), std::string::npos) << m.warnings[4];
+}
+
 TEST(AbaqusTypes, ElementNamesAndAliases) {
   using meshioplusplus::abaqus::meshio_type;
   const std::vector<std::pair<std::string, std::string>> cases = {

@@ -225,6 +225,7 @@ class Reader {
 
   void parse(std::size_t file) {
     io::Cursor c(files_[file].bytes->text(), kFormat, files_[file].path);
+    if (c.rest().substr(0, 3) == "\xEF\xBB\xBF") c.seek(3);  // a UTF-8 byte order mark
     std::int64_t line_no = 0;
     while (!c.at_end()) {
       const char* at = c.ptr();
