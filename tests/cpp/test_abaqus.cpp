@@ -109,7 +109,7 @@ TEST(AbaqusRead, IncludeOfBareDataLinesAndOfKeywordsRelativeToTheIncludingFile) 
 
 TEST(AbaqusRead, IncludeCycleIsAnErrorNamingTheChain) {
   try {
-    fixture("include_cycle_a.inp");
+    fixture("cycle/include_cycle_a.inp");
     FAIL() << "expected ReadError";
   } catch (const mpp::ReadError& e) {
     const std::string what = e.what();

@@ -154,7 +154,7 @@ def test_fixtures_meshio_chokes_on_read_here(name):
 
 def test_include_cycle_is_a_read_error_naming_the_chain():
     with pytest.raises(mio.ReadError, match=r"include cycle: .*include_cycle_a\.inp -> .*include_cycle_b\.inp -> "):
-        mio.read(DATA / "include_cycle_a.inp")
+        mio.read(DATA / "cycle" / "include_cycle_a.inp")
 
 
 # --- gmsh: its .inp export reads as the .msh it came from -------------------------------
