@@ -387,6 +387,26 @@ TEST(AbaqusRead, HostileSetsAreBoundedByTheMesh) {
   EXPECT_NE(read_text(budget).find("expand to more than"), std::string::npos);
 }
 
+TEST(AbaqusRead, IncludesThatMultiplyAreBounded) {
+  // f0 includes f1 twice, f1 includes f2 twice, ...: 2^20 reads without a bound.
+  const auto name = [](int i) {
+    std::string s = "f";  // built by appends: GCC 12 warns (-Wrestrict) on "literal" + string
+    s += std::to_string(i);
+    s += ".inp";
+    return s;
+  };
+  for (int i = 0; i < 20; ++i) {
+    std::string text = "*INCLUDE, INPUT=";
+    text += name(i + 1);
+    text += "\n";
+    spit(tmp_path(name(i)), text + text);
+  }
+  spit(tmp_path("f20.inp"), "*NODE\n1, 0., 0.\n");
+  EXPECT_NE(read_outcome(tmp_path("f0.inp"), "abaqus").find("more than 4096 includes"), std::string::npos);
+  spit(tmp_path("f8.inp"), "*NODE\n1, 0., 0.\n");  // 2^8 includes: fine
+  EXPECT_EQ(read_outcome(tmp_path("f0.inp"), "abaqus"), "mesh");
+}
+
 TEST(AbaqusRead, EveryTruncatedPrefixReadsOrThrowsReadError) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kData)) {
     if (entry.path().extension() != ".inp") continue;

@@ -21,8 +21,9 @@
 //
 // Safe for untrusted input: every field is bounded by its line, every array grows with the
 // bytes read, set generation and set expansion are charged to a work budget proportional to
-// the mesh, and includes name regular files only (a deck can include any file its reader
-// may read, as Abaqus does: do not read untrusted decks with includes in a privileged place).
+// the mesh, includes name regular files only, nest at most 64 deep and number at most 4096
+// (a deck can include any file its reader may read, as Abaqus does: do not read untrusted
+// decks with includes in a privileged place).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -49,6 +50,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view kFormat = "abaqus";
 constexpr std::size_t kMaxWarnings = 100;
 constexpr std::size_t kMaxIncludeDepth = 64;
+constexpr std::size_t kMaxIncludes = 4096;
 constexpr std::size_t kMaxSetDepth = 1000;
 
 struct Where {
@@ -214,6 +216,8 @@ class Reader {
       }
       if (!cycle.empty()) fail(from, "include cycle: " + cycle + p.string());
       if (chain_.size() >= kMaxIncludeDepth) fail(from, "includes nested deeper than " + std::to_string(kMaxIncludeDepth));
+      // Distinct files that each include the next twice would read 2^depth files.
+      if (files_.size() >= kMaxIncludes) fail(from, "more than " + std::to_string(kMaxIncludes) + " includes");
     }
     files_.push_back(File{p.string(), std::make_unique<io::FileBytes>(p.string(), kFormat)});
     canonical_.push_back(canon);
