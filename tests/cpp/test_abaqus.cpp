@@ -310,6 +310,23 @@ TEST(AbaqusWrite, NumbersFitCalculixsTwentyCharactersAndDataLinesSixteenEntries)
   EXPECT_NE(slurp(path).find("1, -1.235e-01, 1.000e-300, -2.500e+200\n"), std::string::npos);
 }
 
+TEST(AbaqusWrite, BytesDoNotDependOnTheThreadCount) {
+  mpp::Mesh m;
+  m.points = grid_points();
+  m.cells.push_back(rect("tetra", 4, 100000));  // several chunks of element lines
+  m.cells.push_back(rect("hexahedron20", 20, 70000, 3));
+  std::string first;
+  for (std::string threads : {"1", "2", "3", "8"}) {
+    const std::string path = tmp_path("threads" + threads + ".inp");
+    mpp::write(path, m, "abaqus", {{"threads", threads}});
+    const std::string bytes = slurp(path);
+    if (first.empty()) first = bytes;
+    EXPECT_EQ(bytes, first) << threads;
+  }
+  const auto r = mpp::read(tmp_path("threads8.inp"), "abaqus");
+  EXPECT_EQ(compare_meshes(m, r), "");
+}
+
 TEST(AbaqusWrite, UnwritableTypesAndBadOptionsAreErrorsThatTouchNoFile) {
   mpp::Mesh m;
   m.points = grid_points();
