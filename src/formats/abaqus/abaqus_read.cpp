@@ -423,6 +423,7 @@ class Reader {
     int n = 0;
     while (!line.empty() && n < 3) {
       std::string_view f = io::next_field(line);
+      if (f.empty() && line.empty()) break;  // a trailing comma adds no coordinate
       if (!f.empty() && !io::parse_field(f, x[n])) fail(where, expected_found("a coordinate", f));
       ++n;
     }
