@@ -124,6 +124,7 @@ def read_cases(name: str, only: str = ""):
             ("medit ascii", lambda: peer_file(name, "ascii.mesh", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
             ("medit binary", lambda: peer_file(name, "binary.meshb", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
             ("su2", lambda: gmsh_export(name, "su2"), "su2"),
+            ("abaqus", lambda: peer_file(name, "abaqus.inp", lambda m, mesh, p: m.abaqus.write(p, abaqus_subset(m, mesh))), "abaqus"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -148,11 +149,17 @@ def without_point_data(lib, mesh):
     return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
 
 
+def abaqus_subset(lib, mesh):
+    """The cell blocks meshio's Abaqus writer can name (it has no vertex element)."""
+    return lib.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells if c.type in ("line", "triangle", "tetra")])
+
+
 # Peer-side fixes a format needs before both libraries write the same mesh.
-WRITE_MESH = {"medit": without_point_data, "su2": volume_only}
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset}
 
 
-# (label, suffix, format, meshio kwargs, meshio++ kwargs); meshio names its 2.2 writer "gmsh22"
+# (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
+# writer "gmsh22"
 WRITE_CASES = [
     ("gmsh 4.1 ascii", ".msh", "gmsh", {"binary": False}, {"binary": False}),
     ("gmsh 4.1 binary", ".msh", "gmsh", {"binary": True}, {"binary": True}),
@@ -165,6 +172,7 @@ WRITE_CASES = [
     ("medit ascii", ".mesh", "medit", {}, {}),
     ("medit binary", ".meshb", "medit", {}, {}),
     ("su2 (tetrahedra only)", ".su2", "su2", {}, {}),
+    ("abaqus", ".inp", "abaqus", {}, {}),
 ]
 
 

@@ -2,9 +2,10 @@
 // element it skips, data a format cannot hold), as meshio warns through Python's warnings.
 //
 // warn() appends to a list kept per thread, so concurrent reads never mix their notes;
-// take_warnings() returns this thread's list and clears it. The Python binding drains it
-// after every read and write and re-raises each as a UserWarning; a C++ caller may ignore
-// it or drain it the same way.
+// take_warnings() returns this thread's list and clears it. meshioplusplus::read() moves a
+// read's warnings into the returned Mesh::warnings; after a write, the Python binding drains
+// them and re-raises each as a UserWarning (a C++ caller may drain them the same way).
+// Formats call warn() on the thread that called read or write, never inside parallel_for.
 #pragma once
 
 #include <string>

@@ -6,6 +6,7 @@
 
 #include "core/parallel.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus {
 
@@ -59,7 +60,10 @@ const Format& deduce_format(std::string_view path, bool for_write) {
 Mesh read(const std::string& path, const std::string& format, const Options& options) {
   const Format& f = format_for(path, format, false);
   if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
-  return f.read(path, options);
+  take_warnings();  // a failed earlier read on this thread may have left some
+  Mesh mesh = f.read(path, options);
+  for (std::string& w : take_warnings()) mesh.warnings.push_back(std::move(w));
+  return mesh;
 }
 
 void write(const std::string& path, const Mesh& mesh, const std::string& format, const Options& options) {

@@ -2,6 +2,7 @@
 // `Format <name>_format()` from its own header.
 #include "meshioplusplus/format.hpp"
 
+#include "formats/abaqus/abaqus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/obj/obj.hpp"
@@ -25,6 +26,7 @@ const std::vector<Format>& formats() {
       off_format(),
       medit_format(),
       su2_format(),
+      abaqus_format(),
   };
   return all;
 }

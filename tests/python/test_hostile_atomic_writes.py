@@ -103,8 +103,17 @@ def late_su2() -> mio.Mesh:
     return m
 
 
+def late_abaqus() -> mio.Mesh:
+    # Nodes and elements are written before *NSET meets a name it cannot quote.
+    m = big_mesh()
+    m.point_data = {}
+    m.point_sets = {'bad "name"': np.array([0, 1])}
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
-                 "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2}
+                 "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
+                 "abaqus": late_abaqus}
 
 
 def encodings(fmt):

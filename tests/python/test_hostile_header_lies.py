@@ -308,7 +308,20 @@ SU2 = {
     "NZONE count": (lambda v: b"NZONE= " + n(v) + b"\nIZONE= 1\n" + SU2_ELEM + SU2_POIN, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2}
+# --- abaqus -----------------------------------------------------------------------------
+# An .inp file declares no counts: what a hostile deck can inflate are labels (sparse, any
+# size), GENERATE ranges and element names. Each must read (or raise ReadError) at once.
+ABQ_NODES = b"*NODE\n1, 0., 0.\n2, 1., 0.\n3, 0., 1.\n"
+ABAQUS = {
+    "sparse node label": (lambda v: b"*NODE\n" + n(v) + b", 0., 0.\n2, 1., 0.\n3, 0., 1.\n*ELEMENT, TYPE=CPS3\n1, "
+                          + n(v) + b", 2, 3\n", 1),
+    "sparse element label": (lambda v: ABQ_NODES + b"*ELEMENT, TYPE=CPS3, ELSET=E\n" + n(v) + b", 1, 2, 3\n", 1),
+    "sparse GENERATE last": (lambda v: ABQ_NODES + b"*NSET, NSET=A, GENERATE\n1, " + n(v) + b", 1\n", 3),
+    "sparse GENERATE increment": (lambda v: ABQ_NODES + b"*NSET, NSET=A, GENERATE\n1, 3, " + n(v) + b"\n", 1),
+    "sparse element name node count": (lambda v: ABQ_NODES + b"*ELEMENT, TYPE=CPS" + n(v) + b"\n1, 1, 2, 3\n", 3),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

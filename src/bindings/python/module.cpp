@@ -37,7 +37,8 @@ using meshioplusplus::python::to_numpy;
 
 namespace {
 
-// Re-raises the C++ warnings of the read or write just done (warnings.hpp) as UserWarning.
+// Re-raises the C++ warnings of the read (Mesh::warnings) or write (take_warnings) just done
+// (warnings.hpp) as UserWarning.
 // A note may quote bytes of the file that are not UTF-8: they are shown backslash-escaped.
 void raise_core_warnings(std::vector<std::string> notes) {
   if (notes.empty()) return;
@@ -113,14 +114,11 @@ PYBIND11_MODULE(_core, m) {
       [](const std::string& path, const std::string& format, const py::dict& options) {
         Options opts = to_options(options);
         Mesh mesh;
-        std::vector<std::string> notes;
         {
           py::gil_scoped_release release;
-          take_warnings();
-          mesh = meshioplusplus::read(path, format, opts);
-          notes = take_warnings();
+          mesh = meshioplusplus::read(path, format, opts);  // its warnings travel in mesh.warnings
         }
-        raise_core_warnings(std::move(notes));
+        raise_core_warnings(std::move(mesh.warnings));
         return mesh_to_dict(mesh);
       },
       py::arg("path"), py::arg("format") = "", py::arg("options") = py::dict(),
