@@ -2,7 +2,8 @@
 (points, cells per type, physical groups as sets), CalculiX runs a static step on what we
 write (solid tetrahedra and 20-node bricks, triangle and quad shells), meshio reads what we
 write and we read what meshio writes with equal arrays, round trips over the canonical
-meshes, and the hand-written fixtures as Python sees them (warnings are asserted in C++)."""
+meshes, and the hand-written fixtures as Python sees them (warning texts are asserted in C++,
+their arrival as Python warnings here)."""
 from __future__ import annotations
 
 import copy
@@ -281,3 +282,13 @@ def test_calculix_rejects_numbers_longer_than_20_characters(tmp_path):
     mio.write(tmp_path / "mesh.inp", mesh, float_fmt=".16e")
     proc = subprocess.run(["ccx", "-i", "job"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0 or "ERROR" in proc.stdout
+
+
+def test_skipped_keywords_reach_python_as_warnings_naming_keyword_and_line():
+    with pytest.warns(UserWarning) as caught:
+        mesh = mio.read(DATA / "unknown_keyword.inp")
+    texts = [str(w.message) for w in caught]
+    assert len(texts) == 4, texts
+    assert all("unknown_keyword.inp" in t for t in texts)
+    assert any("*MATERIAL" in t.upper() and "line 13" in t for t in texts), texts
+    assert len(mesh.cells) == 1 and mesh.cells[0].type == "tetra"

@@ -707,7 +707,7 @@ class Reader {
       for (SurfaceDef& surf : s->surfaces) surface_region(*s, surf);
     }
     if (suppressed_) warnings_.push_back(std::to_string(suppressed_) + " more warnings not shown");
-    for (std::string& w : warnings_) warn(std::move(w));
+    for (std::string& w : warnings_) meshioplusplus::warn(std::move(w));
     return std::move(mesh_);
   }
 
