@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/parallel.hpp"
+#include "core/polygon_blocks.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus {
@@ -55,7 +56,19 @@ std::vector<const Format*> formats_for_path(std::string_view path) {
 Mesh read(const std::string& path, const std::string& format, const Options& options) {
   const Format& f = format_for(path, format, false);
   if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
-  return f.read(path, options);
+  // `ragged` (every format): keep variable-size cells as one ragged block per run of one
+  // type instead of meshio's rectangular polygon / polyhedron<n> blocks.
+  Options format_options = options;
+  bool ragged = false;
+  if (auto it = format_options.find("ragged"); it != format_options.end()) {
+    Options one{{"ragged", it->second}};
+    OptionReader reader(one, f.name);
+    ragged = reader.get_bool("ragged", false);
+    format_options.erase(it);
+  }
+  Mesh mesh = f.read(path, format_options);
+  if (!ragged) split_variable_blocks(mesh);
+  return mesh;
 }
 
 void write(const std::string& path, const Mesh& mesh, const std::string& format, const Options& options) {

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import helpers
+import meshio
 import meshioplusplus as mio
 import test_vtk_oracle as oracle
 
@@ -155,8 +156,19 @@ def test_write_read(tmp_path, name, kw):
     back = mio.read(path)
     oracle.assert_flat_equal(oracle.flat_from_mesh(before), oracle.flat_from_mesh(back))
     oracle.assert_flat_equal(oracle.flat_from_mesh(before), oracle.flat_from_mesh(mesh))
-    assert [c.type.rstrip("0123456789") if c.type.startswith("poly") else c.type for c in back.cells] == \
-        [c.type.rstrip("0123456789") if c.type.startswith("poly") else c.type for c in before.cells] or name == "polyhedra"
+    # polyhedron<n> blocks come back as written (one run per n); meshio 5.0 itself cannot
+    # read this file back (it splits the cell data of polyhedra wrongly).
+    assert [c.type for c in back.cells] == [c.type for c in before.cells] or name == "polygons"
+    if name == "polygons":
+        # Block shapes as meshio reads the same file: rectangular polygon runs, file order.
+        peer = meshio.read(path)
+        assert [(c.type, len(c)) for c in back.cells] == [(c.type, len(c)) for c in peer.cells]
+        for ours, theirs in zip(back.cells, peer.cells):
+            if isinstance(theirs.data, np.ndarray):
+                assert isinstance(ours.data, np.ndarray)
+                np.testing.assert_array_equal(ours.data, theirs.data)
+            else:
+                assert [[list(f) for f in c] for c in ours.data] == [[list(f) for f in c] for c in theirs.data]
 
 
 def test_byte_identical_across_threads(tmp_path):

@@ -8,9 +8,17 @@ from . import _core
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._gpu import DevicePayload, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
-from ._helpers import formats, read, write, write_points_cells
+from ._helpers import (
+    deregister_format,
+    extension_to_filetypes,
+    formats,
+    read,
+    register_format,
+    write,
+    write_points_cells,
+)
 from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
-from ._mesh import CellBlock, Mesh
+from ._mesh import CellBlock, Mesh, topological_dimension
 from ._regions import Region, block_bases
 from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
 
@@ -18,6 +26,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
+    "register_format", "deregister_format", "extension_to_filetypes", "topological_dimension", "__version__",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "gmsh", "vtk", "vtu",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
