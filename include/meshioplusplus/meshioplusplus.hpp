@@ -6,4 +6,5 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 #include "meshioplusplus/ndarray.hpp"
