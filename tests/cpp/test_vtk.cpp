@@ -41,7 +41,7 @@ TEST(VtkRoundTrip, EveryMeshEveryMode) {
       SCOPED_TRACE(name + " / " + mode);
       const std::string path = tmp_path(name + "_" + mode + ".vtk");
       mpp::write(path, mesh, "vtk", options);
-      EXPECT_EQ(compare_meshes(mesh, mpp::read(path, "vtk")), "");
+      EXPECT_EQ(compare_meshes(mesh, mpp::read(path, "vtk", {{"ragged", "true"}})), "");  // the blocks as written
     }
 }
 
