@@ -72,6 +72,9 @@ struct Mesh {
   std::map<std::string, NDArray> field_data;
   std::vector<Region> regions;
   std::vector<PeriodicLink> gmsh_periodic;
+  // Notes of the read that produced this mesh (cells of a type meshio++ cannot hold,
+  // skipped as meshio skips them); the caller shows them (Python: warnings.warn).
+  std::vector<std::string> warnings;
 
   std::size_t num_points() const { return points.dim(0); }
   std::size_t num_cells() const;

@@ -138,8 +138,13 @@ class Progress {
 };
 
 mpp::Mesh read_with_progress(const std::string& path, const std::string& format) {
-  Progress p("reading " + path);
-  return mpp::read(path, format);
+  mpp::Mesh mesh;
+  {
+    Progress p("reading " + path);
+    mesh = mpp::read(path, format);
+  }
+  for (const auto& note : mesh.warnings) std::fprintf(stderr, "meshioplusplus: warning: %s: %s\n", path.c_str(), note.c_str());
+  return mesh;
 }
 
 double megabytes(const std::string& path) {

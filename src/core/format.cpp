@@ -56,17 +56,26 @@ std::vector<const Format*> formats_for_path(std::string_view path) {
 Mesh read(const std::string& path, const std::string& format, const Options& options) {
   const Format& f = format_for(path, format, false);
   if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
-  // `ragged` (every format): keep variable-size cells as one ragged block per run of one
-  // type instead of meshio's rectangular polygon / polyhedron<n> blocks.
+  // Options of every format, handled here:
+  //   ragged=false          true keeps variable-size cells as one ragged block per run of
+  //                         one type instead of meshio's rectangular polygon / polyhedron<n> blocks
+  //   unknown_cells="skip"  cells of a type meshio++ cannot hold are skipped with a note in
+  //                         Mesh::warnings (as meshio skips them); "error" raises ReadError
   Options format_options = options;
-  bool ragged = false;
-  if (auto it = format_options.find("ragged"); it != format_options.end()) {
-    Options one{{"ragged", it->second}};
-    OptionReader reader(one, f.name);
-    ragged = reader.get_bool("ragged", false);
-    format_options.erase(it);
-  }
+  Options ours;
+  for (const char* key : {"ragged", "unknown_cells"})
+    if (auto it = format_options.find(key); it != format_options.end()) {
+      ours.insert(*it);
+      format_options.erase(it);
+    }
+  OptionReader reader(ours, f.name);
+  const bool ragged = reader.get_bool("ragged", false);
+  const std::string unknown = reader.get_string("unknown_cells", "skip");
+  if (unknown != "skip" && unknown != "error")
+    throw std::invalid_argument(f.name + ": option 'unknown_cells': expected skip or error, found '" + unknown + "'");
   Mesh mesh = f.read(path, format_options);
+  if (unknown == "error" && !mesh.warnings.empty())
+    throw ReadError(error_message(f.name, path, {}, mesh.warnings.front()));
   if (!ragged) split_variable_blocks(mesh);
   return mesh;
 }

@@ -218,3 +218,38 @@ TEST(Compat, PruneAndOrphans) {
   EXPECT_EQ(m.points.dim(1), 2u);
   EXPECT_NO_THROW(m.validate());
 }
+
+TEST(Compat, UnknownVtkCellTypesAreSkippedWithANote) {
+  // Two triangles around a VTK_POLY_LINE (4) of 3 nodes and a VTK_TRIANGLE_STRIP (6); cell
+  // data follows the kept cells.
+  const std::string text =
+      "# vtk DataFile Version 4.2\nskip\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 4 double\n0 0 0 1 0 0 1 1 0 0 1 0\n"
+      "CELLS 4 17\n3 0 1 2\n3 0 1 2\n4 0 1 2 3\n3 0 2 3\nCELL_TYPES 4\n5\n4\n6\n5\n"
+      "CELL_DATA 4\nSCALARS c double\nLOOKUP_TABLE default\n10 11 12 13\n";
+  const auto path = temp("skip.vtk");
+  std::ofstream(path) << text;
+  auto m = mpp::read(path.string());
+  ASSERT_EQ(m.cells.size(), 2u);
+  EXPECT_EQ(m.cells[1].connectivity.value_as_int64(1), 2);
+  ASSERT_EQ(m.cell_data["c"].size(), 2u);
+  EXPECT_EQ(m.cell_data["c"][0].value_as_double(0), 10.0);
+  EXPECT_EQ(m.cell_data["c"][1].value_as_double(0), 13.0);
+  ASSERT_EQ(m.warnings.size(), 2u);
+  EXPECT_NE(m.warnings[0].find("VTK_POLY_LINE (4): 1 cell skipped"), std::string::npos) << m.warnings[0];
+  EXPECT_NE(m.warnings[1].find("VTK_TRIANGLE_STRIP (6)"), std::string::npos) << m.warnings[1];
+  // The same through VTU.
+  const auto vtu = temp("skip.vtu");
+  std::ofstream(vtu) << "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\">\n<UnstructuredGrid>\n"
+                        "<Piece NumberOfPoints=\"4\" NumberOfCells=\"3\">\n<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+                        "format=\"ascii\">0 0 0 1 0 0 1 1 0 0 1 0</DataArray></Points>\n<Cells>\n"
+                        "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">0 1 2 0 1 2 3 0 2 3</DataArray>\n"
+                        "<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">3 7 10</DataArray>\n"
+                        "<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">5 4 5</DataArray>\n</Cells>\n"
+                        "<CellData><DataArray type=\"Float64\" Name=\"c\" format=\"ascii\">1 2 3</DataArray></CellData>\n"
+                        "</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+  auto u = mpp::read(vtu.string());
+  ASSERT_EQ(u.cells.size(), 2u);
+  EXPECT_EQ(u.cell_data["c"][1].value_as_double(0), 3.0);
+  ASSERT_EQ(u.warnings.size(), 1u);
+  EXPECT_NE(u.warnings[0].find("VTK_POLY_LINE (4): 1 cell skipped"), std::string::npos);
+}

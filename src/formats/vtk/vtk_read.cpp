@@ -395,6 +395,7 @@ class Reader {
     flat.face_range = [off](std::size_t i) { return std::make_pair(off[i], off[i + 1]); };
     auto blocks = blocks_from_flat(flat, mesh.num_points(), [&](const std::string& w) { fail_line("cells: " + w); });
     mesh.cells = std::move(blocks.blocks);
+    mesh.warnings = blocks.skipped;
     const std::size_t ncells = types_.size();
     for (auto& [name, a] : point_data_) {
       if (a.dim(0) != mesh.num_points())
@@ -414,7 +415,7 @@ class Reader {
         for (std::size_t i = 0; i < source.size(); ++i)
           std::memcpy(static_cast<char*>(rows.raw()) + i * rb, static_cast<const char*>(a.raw()) + source[i] * rb, rb);
       }
-      mesh.cell_data[name] = split_rows(rows, blocks.starts);
+      mesh.cell_data[name] = split_rows(rows, blocks);
     }
     mesh.field_data = field_data_;
     return mesh;

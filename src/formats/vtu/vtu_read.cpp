@@ -574,7 +574,8 @@ class Reader {
     auto blocks = vtk::blocks_from_flat(flat, all.num_points, [&](const std::string& what) { fail_ptr(where, "Cells: " + what); });
     mesh.cells = std::move(blocks.blocks);
     for (auto& [name, a] : all.point_data) mesh.point_data[name] = a;
-    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks.starts);
+    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks);
+    mesh.warnings = std::move(blocks.skipped);
   }
 
   io::FileBytes file_;
