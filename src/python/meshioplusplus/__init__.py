@@ -21,6 +21,7 @@ from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trime
 from ._mesh import CellBlock, Mesh, topological_dimension
 from ._regions import Region, block_bases
 from . import gmsh, vtk, vtu  # noqa: E402  (per-format submodules)
+from . import _cli  # noqa: E402,F401  (meshio exposes its CLI package as meshio._cli)
 
 __version__ = "0.1.0"
 
