@@ -495,6 +495,11 @@ def test_round_trip_against_meshio(tmp_path, fmt, name):
         reference_ours = reference
     assert_same(reference, from_ours)  # B == A
     assert_same(reference_ours, read_by_us)  # C == A
+    # Field data: whatever meshio keeps through its own writer, it finds in ours and we in its.
+    theirs_back = meshio_read(theirs_path, fmt)
+    for key, value in theirs_back.field_data.items():
+        np.testing.assert_array_equal(meshio_read(ours_path, fmt).field_data[key], value)
+        np.testing.assert_array_equal(mio.read(theirs_path, fmt).field_data[key], value)
 
 
 NODE_ORDER_DIFFERENCES = {("wedge18", "gmsh"): [0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11, 15, 17, 16]}
@@ -663,3 +668,21 @@ def test_interop_and_device_payload_take_both_block_shapes(tmp_path, ragged):
         assert len(payload.cells) == 0 and payload.dropped
     else:  # rectangular polygon blocks are tensors like any other block
         assert [(t, np.asarray(c).shape) for t, c in payload.cells] == [("polygon", (2, 3)), ("polygon", (1, 4)), ("polygon", (2, 5))]
+
+
+def test_set_views_stay_live_and_cheap():
+    """The set dicts are cached views: each set is computed once per change, so a loop over
+    many sets is linear; direct changes of mesh.regions or of the blocks are seen."""
+    rng = np.random.default_rng(0)
+    m = mio.Mesh(rng.random((100, 3)), [("triangle", rng.integers(0, 100, (10, 3))) for _ in range(20)])
+    for i in range(100):
+        m.regions.append(mio.Region(f"s{i}", "cell", rng.integers(0, 200, 5)))
+    assert m.cell_sets is m.cell_sets  # one view while nothing changes
+    view = m.cell_sets
+    m.cell_sets["extra"] = [np.array([0])] + [np.array([], dtype=int)] * 19
+    assert m.cell_sets is view and "extra" in dict.keys(view)  # its own writes keep it
+    m.regions.append(mio.Region("direct", "cell", [3]))
+    assert m.cell_sets is not view and "direct" in m.cell_sets and "direct" in dict(m.cell_sets)
+    m.cells = m.cells[:10]  # fewer blocks: values are recomputed
+    assert len(m.cell_sets["direct"]) == 10
+    assert isinstance(copy.deepcopy(m).cell_sets, dict) and copy.deepcopy(m).cell_sets is not m.cell_sets

@@ -176,6 +176,10 @@ class _RegionSets(dict):
         return repr(dict(self.items()))
 
     # --- writes: to the regions ------------------------------------------------------
+    def _remember(self):
+        # This view stays the mesh's cached one after its own writes.
+        self._mesh.__dict__.setdefault("_set_views", {})[self.kind] = (_view_key(self._mesh, self.kind), self)
+
     def __setitem__(self, name, members):
         region = Region(name, self.kind, self._to_entries(members))
         i = self._index(name)
@@ -185,14 +189,16 @@ class _RegionSets(dict):
             old = self._mesh.regions[i]  # replacing a set keeps its region's dim and tag
             region.dim, region.tag = old.dim, old.tag
             self._mesh.regions[i] = region
-        self._refresh()
+        dict.__setitem__(self, name, self._to_value(region.entries))
+        self._remember()
 
     def __delitem__(self, name):
         i = self._index(name)
         if i < 0:
             raise KeyError(name)
         del self._mesh.regions[i]
-        self._refresh()
+        dict.pop(self, name, None)
+        self._remember()
 
     _missing = object()
 
@@ -223,11 +229,24 @@ class _RegionSets(dict):
 
     def clear(self):
         self._mesh.regions = [r for r in self._mesh.regions if r.kind != self.kind]
-        self._refresh()
+        dict.clear(self)
+        self._remember()
 
     def __ior__(self, other):
         self.update(other)
         return self
+
+
+def _view_key(mesh, kind):
+    regions = tuple((r, r.entries, r.name, r.kind) for r in mesh.regions)
+    return regions, tuple(len(b) for b in mesh.cells) if kind == "cell" else ()
+
+
+def _same_key(a, b) -> bool:
+    (ra, la), (rb, lb) = a, b
+    return la == lb and len(ra) == len(rb) and all(
+        x[0] is y[0] and x[1] is y[1] and x[2] == y[2] and x[3] == y[3] for x, y in zip(ra, rb)
+    )
 
 
 class _PointSets(_RegionSets):
@@ -300,9 +319,20 @@ class Mesh:
                     )
 
     # --- sets as views over regions ---------------------------------------------------
+    def _set_view(self, cls):
+        """The live set view of one kind, cached while the regions (and, for cell sets, the
+        block lengths) are the same objects: building a view computes every set's value."""
+        cache = self.__dict__.setdefault("_set_views", {})
+        hit = cache.get(cls.kind)
+        if hit is not None and isinstance(hit[1], cls) and hit[1]._mesh is self and _same_key(hit[0], _view_key(self, cls.kind)):
+            return hit[1]
+        view = cls(self)
+        cache[cls.kind] = (_view_key(self, cls.kind), view)
+        return view
+
     @property
     def point_sets(self):
-        return _PointSets(self)
+        return self._set_view(_PointSets)
 
     @point_sets.setter
     def point_sets(self, value):
@@ -311,7 +341,7 @@ class Mesh:
 
     @property
     def cell_sets(self):
-        return _CellSets(self)
+        return self._set_view(_CellSets)
 
     @cell_sets.setter
     def cell_sets(self, value):
