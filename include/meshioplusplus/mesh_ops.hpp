@@ -19,6 +19,11 @@
 namespace meshioplusplus {
 
 void sets_to_int_data(Mesh& mesh);
+// What meshio's VTU and VTK writers store for sets, which those formats cannot hold: a
+// copy of `mesh` (arrays shared, nothing copied) whose point and cell regions are one int
+// data array each, named as meshio names them (the set names joined by the first of
+// "-", "_", "#", "+", "/" that none contains, spaces replaced likewise); side regions stay.
+Mesh sets_as_data(const Mesh& mesh);
 void int_data_to_sets(Mesh& mesh);
 void prune_z_0(Mesh& mesh, double tol = 1.0e-13);
 void remove_lower_dimensional_cells(Mesh& mesh);

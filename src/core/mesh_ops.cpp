@@ -47,6 +47,57 @@ int block_dim(const CellBlock& b) {
 
 }  // namespace
 
+namespace {
+
+// meshio's join_strings + replace_space: names joined so they split back uniquely.
+std::string meshio_joined_name(const std::vector<std::string>& names) {
+  auto in_any = [&](char c) {
+    for (const auto& n : names)
+      if (n.find(c) != std::string::npos) return true;
+    return false;
+  };
+  char join = '-';
+  for (char c : {'-', '_', '#', '+', '/'})
+    if (!in_any(c)) { join = c; break; }
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? std::string(1, join) : "") + names[i];
+  char space = '_';
+  for (char c : {'_', '-', '+', 'X', '/', '#'})
+    if (out.find(c) == std::string::npos) { space = c; break; }
+  std::replace(out.begin(), out.end(), ' ', space);
+  return out;
+}
+
+void sets_to_int_data_named(Mesh& mesh, bool meshio_writer_names) {
+  std::vector<std::string> point_names, cell_names;
+  for (const Region& r : mesh.regions) {
+    if (r.kind == RegionKind::point) point_names.push_back(r.name);
+    if (r.kind == RegionKind::cell) cell_names.push_back(r.name);
+  }
+  sets_to_int_data(mesh);
+  if (!meshio_writer_names) return;
+  auto rename = [&](auto& data, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    std::string plain;
+    for (std::size_t i = 0; i < names.size(); ++i) plain += (i ? "-" : "") + names[i];
+    auto node = data.extract(plain);
+    if (!node.empty()) {
+      node.key() = meshio_joined_name(names);
+      data.insert(std::move(node));
+    }
+  };
+  rename(mesh.point_data, point_names);
+  rename(mesh.cell_data, cell_names);
+}
+
+}  // namespace
+
+Mesh sets_as_data(const Mesh& mesh) {
+  Mesh out = mesh;
+  sets_to_int_data_named(out, true);
+  return out;
+}
+
 void sets_to_int_data(Mesh& mesh) {
   std::string point_name, cell_name;
   std::vector<std::int64_t> point_values(mesh.num_points(), -1);

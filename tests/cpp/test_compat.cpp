@@ -253,3 +253,24 @@ TEST(Compat, UnknownVtkCellTypesAreSkippedWithANote) {
   ASSERT_EQ(u.warnings.size(), 1u);
   EXPECT_NE(u.warnings[0].find("VTK_POLY_LINE (4): 1 cell skipped"), std::string::npos);
 }
+
+TEST(Compat, VtuAndVtkWriteSetsAsMeshioNamedIntData) {
+  mpp::Mesh m;
+  m.points = mpp::NDArray::from_vector<double>({0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, {4, 3});
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", mpp::NDArray::from_vector<std::int64_t>({0, 1, 2, 0, 2, 3}, {2, 3})));
+  m.regions.push_back({"a", mpp::RegionKind::cell, -1, -1, mpp::NDArray::from_vector<std::int64_t>({1}, {1})});
+  m.regions.push_back({"b-x", mpp::RegionKind::cell, -1, -1, mpp::NDArray::from_vector<std::int64_t>({0}, {1})});
+  m.regions.push_back({"side", mpp::RegionKind::side, -1, -1, mpp::NDArray::from_vector<std::int64_t>({0, 1}, {1, 2})});
+  const auto d = mpp::sets_as_data(m);
+  ASSERT_TRUE(d.cell_data.count("a_b-x"));  // "-" is taken by a name: meshio joins with "_"
+  EXPECT_EQ(d.cell_data.at("a_b-x")[0].value_as_int64(0), 1);
+  EXPECT_EQ(d.regions.size(), 1u);  // the side region stays a region
+  EXPECT_EQ(m.regions.size(), 3u);  // the input is untouched
+  for (const char* ext : {".vtu", ".vtk"}) {
+    const auto path = temp(std::string("sets") + ext).string();
+    mpp::write(path, m);
+    const auto back = mpp::read(path);
+    ASSERT_TRUE(back.cell_data.count("a_b-x")) << ext;
+    EXPECT_EQ(back.cell_data.at("a_b-x")[0].value_as_int64(1), 0) << ext;
+  }
+}

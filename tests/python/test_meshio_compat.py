@@ -527,6 +527,17 @@ def test_sets_round_trip_against_meshio(tmp_path, fmt):
         assert as_plain(back.cell_sets_dict["cs"]) == {"triangle": [1], "quad": [0]}
         return
     ref = meshio_read(tmp_path / f"t{ext}", fmt)
+    ours_in = with_sets(mio)
+    mio.write(tmp_path / f"o{ext}", ours_in, fmt)
+    assert list(ours_in.point_sets) == ["ps"] and list(ours_in.cell_sets) == ["cs"]  # input not mutated (meshio's is)
+    # Formats without sets (VTU, VTK): meshio's writer stores them as int data; so do we.
+    from_ours = meshio_read(tmp_path / f"o{ext}", fmt)
+    for attr in ("point_data", "cell_data"):
+        for key, value in getattr(ref, attr).items():
+            if key in ("ps", "cs"):
+                assert as_plain(getattr(from_ours, attr)[key]) == as_plain(value), (attr, key)
+    if fmt in ("vtu", "vtk"):
+        assert "ps" in ref.point_data and "cs" in ref.cell_data  # the check above was not empty
     for back in (meshio_read(tmp_path / f"o{ext}", fmt), mio.read(tmp_path / f"t{ext}", fmt)):
         for attr in ("point_sets", "cell_sets"):
             for key, value in getattr(ref, attr).items():

@@ -15,6 +15,7 @@
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 
 namespace meshioplusplus::vtk {
 
@@ -143,7 +144,8 @@ NDArray concat_rows(const std::string& name, const std::vector<NDArray>& list) {
 
 }  // namespace
 
-void write_vtk(const std::string& path, const Mesh& mesh, const Options& options) {
+void write_vtk(const std::string& path, const Mesh& input, const Options& options) {
+  const Mesh mesh = sets_as_data(input);  // VTK has no sets: meshio writes them as int data
   OptionReader opts(options, "vtk");
   const bool binary = opts.get_bool("binary", true);
   const std::string version = opts.get_string("fmt_version", "5.1");

@@ -27,6 +27,7 @@
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtu/vtu_internal.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 
 namespace meshioplusplus::vtu {
 
@@ -344,7 +345,8 @@ class Writer {
 
 }  // namespace
 
-void write_vtu(const std::string& path, const Mesh& mesh, const Options& options) {
+void write_vtu(const std::string& path, const Mesh& input, const Options& options) {
+  const Mesh mesh = sets_as_data(input);  // VTU has no sets: meshio writes them as int data
   OptionReader opts(options, "vtu");
   const bool binary = opts.get_bool("binary", true);
   std::string compression = opts.get_string("compression", "zlib");
