@@ -171,7 +171,8 @@ def _name_polyhedra(mesh: Mesh) -> None:
     the core split by that count."""
     for block in mesh.cells:
         if block.type == "polyhedron" and len(block.data):
-            n = len(np.unique(np.concatenate([np.asarray(f).reshape(-1) for f in block.data[0]])))
+            faces = [np.asarray(f).reshape(-1) for f in block.data[0]]
+            n = len(np.unique(np.concatenate(faces))) if faces else 0
             block.type = f"polyhedron{n}"
 
 
