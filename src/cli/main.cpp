@@ -13,6 +13,7 @@
 // terminal.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -206,6 +207,20 @@ int main(int argc, char** argv) {
     if (a.verb == "info" && a.files.size() == 1) {
       mpp::Mesh mesh = read_with_progress(a.files[0], a.input_format);
       std::fputs(mpp::summary(mesh).c_str(), stdout);
+      // meshio's info checks: cells pointing past the points, points no cell uses.
+      std::vector<bool> used(mesh.num_points(), false);
+      bool consistent = true;
+      for (const auto& b : mesh.cells) {
+        const mpp::NDArray& nodes = b.ragged ? b.indices : b.connectivity;
+        for (std::size_t i = 0; i < nodes.size() && consistent; ++i) {
+          const std::int64_t v = nodes.value_as_int64(i);
+          if (v < 0 || static_cast<std::size_t>(v) >= used.size()) consistent = false;
+          else used[static_cast<std::size_t>(v)] = true;
+        }
+      }
+      if (!consistent) std::fputs("meshioplusplus: warning: Inconsistent mesh. Cells refer to nonexistent points.\n", stderr);
+      else if (std::find(used.begin(), used.end(), false) != used.end())
+        std::fputs("meshioplusplus: warning: Some points are not part of any cell.\n", stderr);
       return 0;
     }
     if (a.verb == "convert" && a.files.size() == 2) {

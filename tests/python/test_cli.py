@@ -259,3 +259,19 @@ def test_no_progress_output_when_stderr_is_not_a_terminal(tmp_path, cmd):
     mio.write(src, _sets_mesh())
     r = run(cmd, "convert", src, tmp_path / "out.msh")
     assert r.returncode == 0 and r.stderr == ""
+
+
+@pytest.mark.parametrize("cmd", tools(), ids=lambda c: Path(c[-1]).name)
+def test_info_warns_about_unused_points_like_meshio(tmp_path, cmd):
+    import numpy as np
+
+    path = tmp_path / "u.vtu"
+    mio.write(path, mio.Mesh(np.random.default_rng(0).random((5, 3)), [("triangle", [[0, 1, 2]])]))
+    ours = run(cmd, "info", path)
+    assert ours.returncode == 0 and "Some points are not part of any cell" in ours.stderr
+    if MESHIO_CLI.exists():
+        theirs = run([str(MESHIO_CLI)], "info", path)
+        assert "Some points are not part of any cell" in theirs.stderr + theirs.stdout
+    full = tmp_path / "f.vtu"
+    mio.write(full, mio.Mesh(np.random.default_rng(0).random((3, 3)), [("triangle", [[0, 1, 2]])]))
+    assert "not part of any cell" not in run(cmd, "info", full).stderr
