@@ -20,7 +20,8 @@ namespace meshioplusplus {
 
 struct CellTypeInfo {
   std::string_view name;    // meshio's name: "tetra10"
-  int num_nodes;            // -1 for polygon / polyhedron (variable)
+  int num_nodes;            // -1 for polygon / polyhedron (ragged); 0 for VTK_LAGRANGE_*
+                            // (rectangular, any node count, one per block)
   int dim;                  // topological dimension 0..3
   std::string_view linear;  // the linear parent's name ("tetra" for "tetra10")
 };

@@ -75,8 +75,10 @@ struct Mesh {
   std::map<std::string, NDArray> field_data;
   std::vector<Region> regions;
   std::vector<PeriodicLink> gmsh_periodic;
-  // Read-time notes ("skipped *STEP at line 40: not mesh data"): a reader that tolerates
-  // input it does not understand says so here instead of failing or staying silent.
+  // Notes of the read that produced this mesh: what a tolerant reader skipped or repaired
+  // ("skipped *STEP at line 40: not mesh data", cells of a type meshio++ cannot hold, as
+  // meshio skips them). read() gathers the readers' warn() calls here; the caller shows
+  // them (Python: warnings.warn).
   std::vector<std::string> warnings;
 
   std::size_t num_points() const { return points.dim(0); }

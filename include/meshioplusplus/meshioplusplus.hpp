@@ -6,5 +6,6 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 #include "meshioplusplus/ndarray.hpp"
 #include "meshioplusplus/warnings.hpp"

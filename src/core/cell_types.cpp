@@ -35,13 +35,22 @@ const std::vector<CellTypeInfo>& cell_types() {
       {"hexahedron64", 64, 3, "hexahedron"},  {"hexahedron125", 125, 3, "hexahedron"},
       {"hexahedron216", 216, 3, "hexahedron"}, {"hexahedron343", 343, 3, "hexahedron"},
       {"hexahedron512", 512, 3, "hexahedron"}, {"hexahedron729", 729, 3, "hexahedron"},
-      {"hexahedron1000", 1000, 3, "hexahedron"},
+      {"hexahedron1000", 1000, 3, "hexahedron"}, {"hexahedron1331", 1331, 3, "hexahedron"},
       {"wedge", 6, 3, "wedge"},     {"wedge12", 12, 3, "wedge"},   {"wedge15", 15, 3, "wedge"},
       {"wedge18", 18, 3, "wedge"},  {"wedge40", 40, 3, "wedge"},   {"wedge75", 75, 3, "wedge"},
       {"wedge126", 126, 3, "wedge"}, {"wedge196", 196, 3, "wedge"}, {"wedge288", 288, 3, "wedge"},
       {"wedge405", 405, 3, "wedge"}, {"wedge550", 550, 3, "wedge"},
       {"pyramid", 5, 3, "pyramid"}, {"pyramid13", 13, 3, "pyramid"}, {"pyramid14", 14, 3, "pyramid"},
       {"polyhedron", -1, 3, "polyhedron"},
+      // meshio's names for VTK's arbitrary-order Lagrange cells: any node count, one count
+      // per block (https://vtk.org/doc/nightly/html/classvtkLagrangeTetra.html and siblings).
+      {"VTK_LAGRANGE_CURVE", 0, 1, "line"},
+      {"VTK_LAGRANGE_TRIANGLE", 0, 2, "triangle"},
+      {"VTK_LAGRANGE_QUADRILATERAL", 0, 2, "quad"},
+      {"VTK_LAGRANGE_TETRAHEDRON", 0, 3, "tetra"},
+      {"VTK_LAGRANGE_HEXAHEDRON", 0, 3, "hexahedron"},
+      {"VTK_LAGRANGE_WEDGE", 0, 3, "wedge"},
+      {"VTK_LAGRANGE_PYRAMID", 0, 3, "pyramid"},
   };
   return table;
 }
@@ -97,6 +106,7 @@ const std::vector<std::vector<int>>& cell_facets(std::string_view name) {
   };
   const CellTypeInfo info = cell_type(name);
   if (info.linear == "wedge" && info.name != "wedge") return facets.at("wedge_vtk");
+  // Lagrange cells list their corner nodes first, in the linear parent's VTK order.
   return facets.at(info.linear);
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/parallel.hpp"
+#include "core/polygon_blocks.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
@@ -60,9 +61,23 @@ const Format& deduce_format(std::string_view path, bool for_write) {
 Mesh read(const std::string& path, const std::string& format, const Options& options) {
   const Format& f = format_for(path, format, false);
   if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
+  // `ragged` is an option of every format, handled here: true keeps variable-size cells as
+  // one ragged block per run of one type instead of meshio's rectangular polygon /
+  // polyhedron<n> blocks.
+  Options format_options = options;
+  Options ours;
+  if (auto it = format_options.find("ragged"); it != format_options.end()) {
+    ours.insert(*it);
+    format_options.erase(it);
+  }
+  OptionReader reader(ours, f.name);
+  const bool ragged = reader.get_bool("ragged", false);
   take_warnings();  // a failed earlier read on this thread may have left some
-  Mesh mesh = f.read(path, options);
-  for (std::string& w : take_warnings()) mesh.warnings.push_back(std::move(w));
+  Mesh mesh = f.read(path, format_options);
+  // Each note names the format and the file, as errors do (a reader may already have).
+  for (std::string& w : take_warnings())
+    mesh.warnings.push_back(w.find(path) == std::string::npos ? error_message(f.name, path, {}, w) : std::move(w));
+  if (!ragged) split_variable_blocks(mesh);
   return mesh;
 }
 

@@ -41,7 +41,7 @@ TEST(VtkRoundTrip, EveryMeshEveryMode) {
       SCOPED_TRACE(name + " / " + mode);
       const std::string path = tmp_path(name + "_" + mode + ".vtk");
       mpp::write(path, mesh, "vtk", options);
-      EXPECT_EQ(compare_meshes(mesh, mpp::read(path, "vtk")), "");
+      EXPECT_EQ(compare_meshes(mesh, mpp::read(path, "vtk", {{"ragged", "true"}})), "");  // the blocks as written
     }
 }
 
@@ -138,7 +138,6 @@ TEST(VtkMalformed, ErrorsNameTheLine) {
       {rep("POINTS 3 float", "POINTS 3 quaternion"), "line 5"},
       {rep("CELLS 1 4\n3 0 1 2", "CELLS 1 4\n3 0 1 9"), "node 9 is outside [0, 3)"},
       {rep("CELLS 1 4\n3 0 1 2", "CELLS 1 4\n5 0 1 2"), "declares 5 nodes"},
-      {rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n77"), "VTK_BEZIER_QUADRILATERAL (77)"},
       {rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n10"), "has 3 nodes, expected 4"},
       {rep("POINTS 3 float\n0 0 0 1 0 0 0 1 0", "POINTS 3 float\n0 0 0 1 0 0 0 1"), "expected a number, found 'CELLS'"},
       {rep("POINTS 3 float\n0 0 0 1 0 0 0 1 0", "POINTS 3000000 float\n0 0 0 1 0 0 0 1 0"), "declared 9000000 values but only"},
@@ -155,7 +154,15 @@ TEST(VtkMalformed, ErrorsNameTheLine) {
     EXPECT_NE(outcome.find(needle), std::string::npos) << "want '" << needle << "' in: " << outcome;
     EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
   }
-  EXPECT_NE(read_text(rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n78")).find("VTK_BEZIER_TETRAHEDRON"), std::string::npos);
+  // A type meshio++ cannot hold is skipped with a note naming it (as meshio skips it).
+  for (const auto& [id, name] : {std::pair<std::string, std::string>{"77", "VTK_BEZIER_QUADRILATERAL (77)"},
+                                 {"78", "VTK_BEZIER_TETRAHEDRON (78)"}}) {
+    spit(tmp_path("skip.vtk"), rep("CELL_TYPES 1\n5", "CELL_TYPES 1\n" + id));
+    const auto m = mpp::read(tmp_path("skip.vtk"), "vtk");
+    EXPECT_TRUE(m.cells.empty());
+    ASSERT_EQ(m.warnings.size(), 1u);
+    EXPECT_NE(m.warnings[0].find(name + ": 1 cell skipped"), std::string::npos) << m.warnings[0];
+  }
 }
 
 TEST(VtkMalformed, BinaryCutShort) {

@@ -214,15 +214,19 @@ def test_read_matches_gmsh_and_meshio(made, name):
         np.testing.assert_array_equal(x.data, z.data)
 
 
+# Gmsh 4.8 reads MSH 4.0 in ASCII only ("Can only read MSH 4.0 format in ASCII mode"); our
+# binary 4.0 files are checked against meshio and our reader in test_meshio_round_trip_cases.
+GMSH_READABLE = [(v, b) for v in ("2.2", "4.0", "4.1") for b in (False, True) if not (v == "4.0" and b)]
+
+
 @pytest.mark.parametrize("name", ["square2d", "box3d_o2", "ext_o2i", "periodic"])
-@pytest.mark.parametrize("version", ["2.2", "4.1"])
-@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("version, binary", GMSH_READABLE)
 def test_written_files_open_in_gmsh(made, tmp_path, name, version, binary):
     src = mio.read(made[(name, "msh41", True)])
     path = tmp_path / "out.msh"
     mio.write(path, src, fmt_version=version, binary=binary)
     view = gmsh_view(path)
-    check_against_gmsh(src, view, per_entity=version == "4.1")
+    check_against_gmsh(src, view, per_entity=version != "2.2")
     back = mio.read(path)
     np.testing.assert_array_equal(back.points, src.points)
     # MSH 2.2 has no element blocks: reading joins consecutive blocks of one type.
@@ -277,7 +281,7 @@ MESHES = _meshes()
 
 
 @pytest.mark.parametrize("key", list(MESHES))
-@pytest.mark.parametrize("version", ["2.2", "4.1"])
+@pytest.mark.parametrize("version", ["2.2", "4.0", "4.1"])
 @pytest.mark.parametrize("binary", [False, True])
 def test_meshio_round_trip_cases(tmp_path, key, version, binary):
     mesh = add_cell_data(add_point_data(MESHES[key], 3), [("c", (), float), ("v", (3,), float)])
@@ -286,7 +290,8 @@ def test_meshio_round_trip_cases(tmp_path, key, version, binary):
     back = write_read(tmp_path, mesh, "gmsh", suffix=".msh", fmt_version=version, binary=binary)
     np.testing.assert_array_equal(back.field_data["grp"], [7, 1])
     # gmsh reads it and sees the same elements; meshio reads the same arrays.
-    check_against_gmsh(back, gmsh_view(tmp_path / "roundtrip.msh"), per_entity=False, used_nodes_only=version == "2.2")
+    if (version, binary) in GMSH_READABLE:
+        check_against_gmsh(back, gmsh_view(tmp_path / "roundtrip.msh"), per_entity=False, used_nodes_only=version == "2.2")
     theirs = meshio.read(tmp_path / "roundtrip.msh")
     np.testing.assert_array_equal(theirs.points[:, : mesh.points.shape[1]], mesh.points)
     np.testing.assert_array_equal(theirs.cells[0].data, np.asarray(mesh.cells[0].data))
@@ -386,3 +391,35 @@ def test_bad_node_tags_in_two_parallel_binary_chunks_report_the_first_in_the_fil
     for _ in range(5):  # whatever the thread timing
         with pytest.raises(mio.ReadError, match="node tag 1000000000000 does not exist"):
             mio.read(path)
+
+
+def test_geometry_only_file_is_an_empty_mesh(tmp_path):
+    """$Entities and no $Elements (a model saved before meshing): Gmsh opens it as an
+    empty mesh, and so do we; without $Entities either it is still an error."""
+    path = tmp_path / "geo_only.msh"
+    path.write_text("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Entities\n1 0 0 0\n1 0 0 0 0\n$EndEntities\n")
+    out = tmp_path / "gmsh_out.msh"
+    r = subprocess.run(["gmsh", "-v", "2", str(path), "-0", "-o", str(out)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "Error" not in r.stdout + r.stderr
+    mesh = mio.read(path)
+    assert mesh.points.shape == (0, 3) and mesh.cells == [] and not mesh.cell_sets
+    assert len(mio.read(out).points) == 0  # what gmsh saves from it reads the same
+    bare = tmp_path / "bare.msh"
+    bare.write_text("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n")
+    with pytest.raises(mio.ReadError, match="no \\$Elements"):
+        mio.read(bare)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_msh40_written_is_version_4_and_keeps_periodic_links(made, tmp_path, binary):
+    src = mio.read(made[("periodic", "msh41", True)])
+    path = tmp_path / "p40.msh"
+    mio.gmsh.write(path, src, fmt_version="4.0", binary=binary)
+    assert path.read_bytes().split(b"\n")[1].startswith(b"4.0 ")
+    back = mio.read(path)
+    np.testing.assert_array_equal(back.points, src.points)
+    assert by_type(back) == by_type(src)
+    assert [(p[0], p[1]) for p in back.gmsh_periodic] == [(p[0], p[1]) for p in src.gmsh_periodic]
+    for a, b in zip(back.gmsh_periodic, src.gmsh_periodic):
+        np.testing.assert_array_equal(a[3], b[3])
+    assert [(r.name, r.dim, r.tag, len(r)) for r in back.regions] == [(r.name, r.dim, r.tag, len(r)) for r in src.regions]

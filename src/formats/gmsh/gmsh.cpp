@@ -1,6 +1,6 @@
 // meshio++ formats, Gmsh MSH: the dispatcher. Reads $MeshFormat (after any leading
 // $Comments), checks the binary byte-order marker, and hands the rest of the file to the
-// reader of its version; writes 2.2 or 4.1 as the `fmt_version` keyword asks.
+// reader of its version; writes 2.2, 4.0 or 4.1 as the `fmt_version` keyword asks.
 // Spec: https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format
 //
 //   $MeshFormat
@@ -68,8 +68,9 @@ void write_gmsh(const std::string& path, const Mesh& mesh, const Options& option
   opts.finish();
   io::FloatFormat::parse(wo.float_fmt);  // reject a bad float_fmt before touching the file
   if (version == "4.1") gmsh::write41(path, mesh, wo);
+  else if (version == "4.0" || version == "4") gmsh::write40(path, mesh, wo);
   else if (version == "2.2") gmsh::write22(path, mesh, wo);
-  else throw std::invalid_argument("gmsh: fmt_version '" + version + "' cannot be written (choose 2.2 or 4.1)");
+  else throw std::invalid_argument("gmsh: fmt_version '" + version + "' cannot be written (choose 2.2, 4.0 or 4.1)");
 }
 
 }  // namespace

@@ -308,9 +308,10 @@ void ReadState::read_data(std::string_view section) {
 }
 
 Mesh ReadState::finish() {
-  if (!have_elements) in.fail("no $Elements section in the file");
+  // A 4.x file of geometry only ($Entities, no $Elements) is an empty mesh, as Gmsh opens it.
+  if (!have_elements && !have_entities) in.fail("no $Elements section in the file");
   Mesh m;
-  m.points = points;
+  m.points = nodes.built() ? points : NDArray::zeros(DType::float64, {0, 3});
   const std::size_t nb = blocks.size();
 
   // Physical groups: (dim, tag) -> cells (per block: all of it, or per-cell tags in 2.2).
@@ -353,7 +354,7 @@ Mesh ReadState::finish() {
     }
     if (any_phys) m.cell_data["gmsh:physical"] = std::move(phys);
     m.cell_data["gmsh:geometrical"] = std::move(geom);
-    m.point_data["gmsh:dim_tags"] = dim_tags;
+    m.point_data["gmsh:dim_tags"] = nodes.built() ? dim_tags : NDArray::zeros(DType::int64, {0, 2});
   }
 
   // Regions: one per physical group, named from $PhysicalNames.

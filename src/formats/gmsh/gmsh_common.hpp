@@ -251,6 +251,7 @@ struct WritePlan {
 WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& path);
 void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
 void write41(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
+void write40(const std::string& path, const Mesh& mesh, const WriteOptions& opt);  // gmsh40_write.cpp
 
 // The output of both writers: text through TextWriter (to_chars), binary values appended
 // raw in the host's byte order (the endianness marker written in $MeshFormat says which).

@@ -21,6 +21,7 @@
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::vtk {
 
@@ -363,6 +364,7 @@ class Reader {
     flat.face_range = [off](std::size_t i) { return std::make_pair(off[i], off[i + 1]); };
     auto blocks = blocks_from_flat(flat, mesh.num_points(), [&](const std::string& w) { fail_line("cells: " + w); });
     mesh.cells = std::move(blocks.blocks);
+    for (const std::string& note : blocks.skipped) warn(note);
     const std::size_t ncells = types_.size();
     for (auto& [name, a] : point_data_) {
       if (a.dim(0) != mesh.num_points())
@@ -382,7 +384,7 @@ class Reader {
         for (std::size_t i = 0; i < source.size(); ++i)
           std::memcpy(static_cast<char*>(rows.raw()) + i * rb, static_cast<const char*>(a.raw()) + source[i] * rb, rb);
       }
-      mesh.cell_data[name] = split_rows(rows, blocks.starts);
+      mesh.cell_data[name] = split_rows(rows, blocks);
     }
     mesh.field_data = field_data_;
     return mesh;

@@ -14,6 +14,7 @@
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 
 namespace meshioplusplus::vtk {
 
@@ -90,7 +91,8 @@ class Writer {
 
 }  // namespace
 
-void write_vtk(const std::string& path, const Mesh& mesh, const Options& options) {
+void write_vtk(const std::string& path, const Mesh& input, const Options& options) {
+  const Mesh mesh = sets_as_data(input);  // VTK has no sets: meshio writes them as int data
   OptionReader opts(options, "vtk");
   const bool binary = opts.get_bool("binary", true);
   const std::string version = opts.get_string("fmt_version", "5.1");

@@ -40,13 +40,21 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
   while (s < n) {
     const std::uint8_t t = types[s];
     const VtkReadType& rt = vtk_read_type(t);
-    if (rt.name.empty()) fail(cell_label(s) + ": " + vtk_type_label(t) + " cannot be read (meshio++ has no such cell type)");
+    if (rt.name.empty()) {  // skipped, as meshio skips what it cannot hold
+      std::size_t e = s + 1;
+      while (e < n && types[e] == t) ++e;
+      out.skipped.push_back(vtk_type_label(t) + ": " + std::to_string(e - s) + " cell" + (e - s == 1 ? "" : "s") +
+                            " skipped (meshio++ has no such cell type)");
+      s = e;
+      continue;
+    }
     const std::int64_t k0 = off[s + 1] - off[s];
     // The run: same type (and, for Lagrange cells, same node count).
     std::size_t e = s + 1;
     while (e < n && types[e] == t && (!rt.lagrange || off[e + 1] - off[e] == k0)) ++e;
     const std::size_t m = e - s;
     out.starts.push_back(s);
+    out.ends.push_back(e);
 
     if (t == kPolyhedron) {
       if (!cells.stream || !cells.face_range) fail(cell_label(s) + ": a polyhedron without faces");
@@ -151,6 +159,21 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
     s = e;
   }
   out.starts.push_back(n);
+  return out;
+}
+
+std::vector<NDArray> split_rows(const NDArray& a, const BlocksOut& blocks) {
+  if (blocks.skipped.empty()) return split_rows(a, blocks.starts);
+  std::vector<NDArray> out;
+  const std::size_t row_bytes = a.row_size() * dtype_size(a.dtype());
+  for (std::size_t b = 0; b < blocks.ends.size(); ++b) {
+    NDArray::Shape shape = a.shape();
+    shape[0] = blocks.ends[b] - blocks.starts[b];
+    NDArray part = NDArray::uninit(a.dtype(), shape);
+    if (part.nbytes())
+      std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + blocks.starts[b] * row_bytes, part.nbytes());
+    out.push_back(std::move(part));
+  }
   return out;
 }
 

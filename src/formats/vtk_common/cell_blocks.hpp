@@ -8,7 +8,7 @@
 // "faces"/"faceoffsets" arrays, legacy VTK in place of the cell's connectivity.
 //
 // Reading groups consecutive cells of one type into a block (Lagrange cells also by node
-// count); a run of polygons is one block, rectangular when every polygon has the same
+// count; a run of a type meshio++ cannot hold is skipped with a note, as meshio does); a run of polygons is one block, rectangular when every polygon has the same
 // node count, ragged otherwise; a run of polyhedra is one ragged block. Every count and
 // index is checked (offsets monotonic and within the connectivity, node ids within the
 // points, face streams within their cell) before anything is allocated from it.
@@ -36,6 +36,10 @@ struct FlatCells {
 struct BlocksOut {
   std::vector<CellBlock> blocks;
   std::vector<std::size_t> starts;  // first cell of each block, plus the total at the end
+  std::vector<std::size_t> ends;    // one past the last cell of each block
+  // Runs of cell types meshio++ cannot hold are skipped, as meshio skips them: one note
+  // each ("VTK_POLY_LINE (4): 3 cells skipped"), for Mesh::warnings.
+  std::vector<std::string> skipped;
 };
 
 // Throws via `fail` (which must not return) on any inconsistency.
@@ -44,6 +48,8 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
 
 // Rows [starts[b], starts[b+1]) of `a` for each block (no copy when there is one block).
 std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>& starts);
+// Rows [starts[b], ends[b]) of `a` for each block of `blocks` (skipped runs left out).
+std::vector<NDArray> split_rows(const NDArray& a, const BlocksOut& blocks);
 
 // Writing: the flat arrays of `blocks` (wedge order etc. applied). `face_stream` receives
 // the polyhedron face streams (global ids) and `face_ends` the end offset of each cell's

@@ -128,7 +128,11 @@ VtkReadType lagrange_type(std::int64_t id, std::int64_t num_nodes) {
   const auto linear = cell_type(base);
   std::string name = num_nodes == linear.num_nodes ? base : base + std::to_string(num_nodes);
   const auto info = find_cell_type(name);
-  if (!info || info->num_nodes != num_nodes || info->linear != base) return out;
+  if (!info || info->num_nodes != num_nodes || info->linear != base) {
+    // No fixed-order name for this node count: meshio's VTK_LAGRANGE_* name, as read.
+    for (const Row& r : kRows)
+      if (r.id == id) name = r.vtk_name;
+  }
   out.name = name;
   out.num_nodes = static_cast<int>(num_nodes);
   out.order = vtk_type_for(name).order;  // the linear wedge's permutation (an involution)

@@ -40,7 +40,8 @@ struct VtkReadType {
 const VtkReadType& vtk_read_type(std::int64_t id);
 // How a VTK_LAGRANGE_* cell of `id` with `num_nodes` nodes reads (the vocabulary name
 // with that node count; VTK's Lagrange order equals its fixed types' order, checked with
-// vtkCell::GetParametricCoords); name empty when the vocabulary has no such type.
+// vtkCell::GetParametricCoords); meshio's VTK_LAGRANGE_* name when the vocabulary has
+// no fixed-order type with that node count.
 VtkReadType lagrange_type(std::int64_t id, std::int64_t num_nodes);
 // "VTK_QUADRATIC_EDGE (21)"-style text for messages.
 std::string vtk_type_label(std::int64_t id);

@@ -7,7 +7,8 @@
 //   header             UInt32 or UInt64 (header_type), in the file's byte_order:
 //                        uncompressed: [nbytes]
 //                        compressed:   [nblocks][block size][last block size][csize_0..]
-//   compressor         vtkZLibDataCompressor (others are reported by name)
+//   compressor         vtkZLibDataCompressor, vtkLZMADataCompressor, vtkLZ4DataCompressor
+//                      (core/codec/compressor.hpp; others are reported by name)
 //
 // Every array is allocated once, at its final size, after its declared size was checked
 // against the bytes left in the file; base64 is decoded and zlib blocks are inflated
@@ -16,6 +17,7 @@
 #include <optional>
 
 #include "core/codec/base64.hpp"
+#include "core/codec/compressor.hpp"
 #include "core/parallel.hpp"
 #include "core/codec/zlib.hpp"
 #include "core/io/byteorder.hpp"
@@ -26,6 +28,7 @@
 #include "formats/vtu/vtu.hpp"
 #include "formats/vtu/vtu_internal.hpp"
 #include "formats/vtu/xml.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::vtu {
 
@@ -61,13 +64,16 @@ class Reader {
       else fail_at(root, expected_found("header_type UInt32 or UInt64", *ht));
     }
     if (const std::string* c = root.attribute("compressor")) {
-      if (*c == "vtkZLibDataCompressor") {
+      if (auto kind = codec::compressor_from_vtk_name(*c)) {
         compressed_ = true;
+        compressor_ = *kind;
+        if (!codec::compressor_available(*kind))
+          fail_at(root, "the file is compressed (" + *c + ") but meshio++ was built without it (rebuild with " +
+                            std::string(codec::compressor_package(*kind)) + ")");
       } else if (!c->empty()) {
-        fail_at(root, "compressor '" + *c + "' is not supported (meshio++ reads vtkZLibDataCompressor only)");
+        fail_at(root, "compressor '" + *c +
+                          "' is not supported (meshio++ reads vtkZLibDataCompressor, vtkLZMADataCompressor, vtkLZ4DataCompressor)");
       }
-      if (compressed_ && !codec::zlib_available())
-        fail_at(root, "the file is compressed (vtkZLibDataCompressor) but meshio++ was built without zlib");
     }
     const XmlElement* grid = nullptr;
     for (const auto& c : root.children) {
@@ -306,8 +312,8 @@ class Reader {
         total = static_cast<std::size_t>((nblocks - 1) * block_size) + usize[nblocks - 1];
       }
       check_size(where, nm, total, width, expected);
-      // zlib expands at most ~1032x: a declared size beyond that is corrupt, not allocated.
-      if (total > ctotal * 1100 + 64)
+      // Each compressor expands by a bounded ratio: a declared size beyond it is corrupt, not allocated.
+      if (static_cast<double>(total) > static_cast<double>(ctotal) * codec::max_expansion(compressor_) + 64)
         fail_ptr(where, "DataArray '" + nm + "': " + std::to_string(total) + " bytes cannot come from " + std::to_string(ctotal) + " compressed bytes");
       std::vector<unsigned char> tmp;
       const unsigned char* cdata;
@@ -323,7 +329,7 @@ class Reader {
       const unsigned threads = total >= (1u << 20) ? threads_ : 1;
       std::vector<std::string> errors(nblocks);
       parallel_for(nblocks, threads, [&](std::size_t k) {
-        errors[k] = codec::zlib_inflate(cdata + coff[k], csize[k], dst + k * block_size, usize[k]);
+        errors[k] = codec::decompress(compressor_, cdata + coff[k], csize[k], dst + k * block_size, usize[k]);
       });
       for (std::size_t k = 0; k < nblocks; ++k)
         if (!errors[k].empty())
@@ -545,7 +551,8 @@ class Reader {
     auto blocks = vtk::blocks_from_flat(flat, all.num_points, [&](const std::string& what) { fail_ptr(where, "Cells: " + what); });
     mesh.cells = std::move(blocks.blocks);
     for (auto& [name, a] : all.point_data) mesh.point_data[name] = a;
-    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks.starts);
+    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks);
+    for (const std::string& note : blocks.skipped) warn(note);
   }
 
   io::FileBytes file_;
@@ -555,6 +562,7 @@ class Reader {
   bool little_ = true;
   std::size_t header_bytes_ = 4;
   bool compressed_ = false;
+  codec::Compressor compressor_ = codec::Compressor::zlib;
   const XmlElement* appended_ = nullptr;
   const char* app_b64_begin_ = nullptr;
   const char* app_b64_end_ = nullptr;

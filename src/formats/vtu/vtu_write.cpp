@@ -3,11 +3,13 @@
 //
 // Options (meshio's names first):
 //   binary=true             false -> data_mode "ascii"
-//   compression="zlib"      "zlib" or "None"; lzma / lz4 are reported as unsupported
+//   compression="zlib"      "zlib", "lzma", "lz4" or None (core/codec/compressor.hpp)
 //   data_mode               "ascii" | "binary" (inline base64) | "appended" (raw bytes)
-//   header_type="UInt64"    or "UInt32"
-//   compression_level=1     zlib level 0..9 (VTK's own writer uses 5, meshio 6); level 1
-//                           uses zlib's Z_RLE strategy (twice as fast, ~3% larger)
+//   header_type="UInt64"    or "UInt32"; None (meshio's default) means UInt64
+//   compression_level       0..9; zlib: 1 by default (VTK's own writer uses 5, meshio 6),
+//                           level 1 uses zlib's Z_RLE strategy (twice as fast, ~3% larger);
+//                           lzma: xz preset, 6 by default (Python's lzma, so meshio);
+//                           lz4: acceleration 10 - level, 9 by default (acceleration 1)
 //   threads=0               compression threads (0 = all cores); output never depends on it
 //   float_fmt=""            ASCII floats: meshio's float_fmt ("" = shortest round-trip)
 //
@@ -18,7 +20,7 @@
 
 #include "core/codec/base64.hpp"
 #include "core/parallel.hpp"
-#include "core/codec/zlib.hpp"
+#include "core/codec/compressor.hpp"
 #include "core/io/array_writer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
@@ -26,6 +28,7 @@
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtu/vtu_internal.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/mesh_ops.hpp"
 
 namespace meshioplusplus::vtu {
 
@@ -77,8 +80,9 @@ enum class Mode { ascii, binary, appended };
 class Writer {
  public:
   Writer(const std::string& path, const Mesh& mesh, Mode mode, bool compress, std::size_t header_bytes, int level,
-         unsigned threads, io::FloatFormat ff)
-      : path_(path), mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff) {}
+         unsigned threads, io::FloatFormat ff, codec::Compressor compressor)
+      : path_(path), mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff),
+        compressor_(compressor) {}
 
   void write() {
     collect();
@@ -88,7 +92,7 @@ class Writer {
     w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"");
     w.str(io::host_is_little_endian() ? "LittleEndian" : "BigEndian");
     w.str("\" header_type=\"").str(header_bytes_ == 8 ? "UInt64" : "UInt32").str("\"");
-    if (compress_ && mode_ != Mode::ascii) w.str(" compressor=\"vtkZLibDataCompressor\"");
+    if (compress_ && mode_ != Mode::ascii) w.str(" compressor=\"").str(codec::compressor_vtk_name(compressor_)).str("\"");
     w.str(">\n<!--This file was created by meshio++-->\n<UnstructuredGrid>\n");
     std::size_t k = 0;
     auto group = [&](const char* tag, std::size_t count, const char* indent) {
@@ -157,7 +161,10 @@ class Writer {
   }
 
   void compress_all() {
-    if (!codec::zlib_available()) throw write_error("vtu", path_, "compression='zlib' needs zlib, and meshio++ was built without it");
+    if (!codec::compressor_available(compressor_))
+      throw write_error("vtu", path_, "compression='" + std::string(codec::compressor_name(compressor_)) +
+                        "' needs a library meshio++ was built without (rebuild with " +
+                        std::string(codec::compressor_package(compressor_)) + ")");
     // One job list over every block of every array: one parallel loop for the file.
     std::vector<std::pair<std::size_t, std::size_t>> jobs;
     for (std::size_t i = 0; i < arrays_.size(); ++i) {
@@ -170,7 +177,7 @@ class Writer {
       auto [i, b] = jobs[j];
       const auto* bytes = static_cast<const unsigned char*>(arrays_[i].data.raw());
       const std::size_t n = arrays_[i].data.nbytes(), begin = b * kBlockSize;
-      arrays_[i].blocks[b] = codec::zlib_compress(bytes + begin, std::min(kBlockSize, n - begin), level_, level_ == 1);
+      arrays_[i].blocks[b] = codec::compress(compressor_, bytes + begin, std::min(kBlockSize, n - begin), level_);
     });
   }
 
@@ -276,6 +283,7 @@ class Writer {
   int level_;
   unsigned threads_;
   io::FloatFormat ff_;
+  codec::Compressor compressor_;
   std::vector<OutArray> arrays_;
   std::size_t n_field_ = 0, n_cells_arrays_ = 0, n_point_ = 0, n_cell_ = 0, num_cells_ = 0;
   std::size_t appended_offset_ = 0;
@@ -283,13 +291,18 @@ class Writer {
 
 }  // namespace
 
-void write_vtu(const std::string& path, const Mesh& mesh, const Options& options) {
+void write_vtu(const std::string& path, const Mesh& input, const Options& options) {
+  const Mesh mesh = sets_as_data(input);  // VTU has no sets: meshio writes them as int data
   OptionReader opts(options, "vtu");
   const bool binary = opts.get_bool("binary", true);
   std::string compression = opts.get_string("compression", "zlib");
   std::string data_mode = opts.get_string("data_mode", binary ? "binary" : "ascii");
-  const std::string header_type = opts.get_string("header_type", "UInt64");
-  const long long level = opts.get_int("compression_level", 1);
+  std::string header_type = opts.get_string("header_type", "UInt64");
+  if (header_type == "None") header_type = "UInt64";  // meshio's header_type=None: the writer's choice
+  auto compressor = codec::compressor_from_name(compression);
+  if (!compressor) compressor = codec::compressor_from_vtk_name(compression);
+  const long long default_level = !compressor ? 1 : *compressor == codec::Compressor::lzma ? 6 : *compressor == codec::Compressor::lz4 ? 9 : 1;
+  const long long level = opts.get_int("compression_level", default_level);
   const std::string float_fmt = opts.get_string("float_fmt", "");
   opts.finish();
   Mode mode;
@@ -298,15 +311,15 @@ void write_vtu(const std::string& path, const Mesh& mesh, const Options& options
   else if (data_mode == "appended" || data_mode == "raw") mode = Mode::appended;
   else throw std::invalid_argument("vtu: option 'data_mode': expected ascii, binary or appended, found '" + data_mode + "'");
   bool compress = false;
-  if (compression == "zlib" || compression == "vtkZLibDataCompressor") compress = true;
+  if (compressor) compress = true;
   else if (compression == "None" || compression == "none" || compression.empty() || compression == "false") compress = false;
-  else throw std::invalid_argument("vtu: compression '" + compression + "' is not supported (use \"zlib\" or None)");
+  else throw std::invalid_argument("vtu: compression '" + compression + "' is not supported (use \"zlib\", \"lzma\", \"lz4\" or None)");
   if (header_type != "UInt32" && header_type != "UInt64")
     throw std::invalid_argument("vtu: option 'header_type': expected UInt32 or UInt64, found '" + header_type + "'");
   if (level < 0 || level > 9) throw std::invalid_argument("vtu: option 'compression_level': expected 0..9");
   if (mode == Mode::ascii) compress = false;
   Writer(path, mesh, mode, compress, header_type == "UInt64" ? 8 : 4, static_cast<int>(level), opts.threads(),
-         io::FloatFormat::parse(float_fmt))
+         io::FloatFormat::parse(float_fmt), compressor.value_or(codec::Compressor::zlib))
       .write();
 }
 

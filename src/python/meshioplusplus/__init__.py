@@ -12,10 +12,19 @@ from . import _core, _formats
 from ._allocator import use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._gpu import DevicePayload, check_cuda, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
-from ._helpers import formats, read, write, write_points_cells
+from ._helpers import (
+    deregister_format,
+    extension_to_filetypes,
+    formats,
+    read,
+    register_format,
+    write,
+    write_points_cells,
+)
 from ._interop import from_pyvista, from_trimesh, from_vtk, to_pyvista, to_trimesh, to_vtk
-from ._mesh import CellBlock, Mesh
+from ._mesh import CellBlock, Mesh, topological_dimension
 from ._regions import Region, block_bases
+from . import _cli  # noqa: E402,F401  (meshio exposes its CLI package as meshio._cli)
 
 __version__ = _core.__version__  # CMakeLists.txt project(VERSION), compiled into _core
 
@@ -23,6 +32,7 @@ _FORMAT_MODULES = _formats.install(sys.modules[__name__])
 
 __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
+    "register_format", "deregister_format", "extension_to_filetypes", "topological_dimension", "__version__",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
     "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device", "check_cuda",

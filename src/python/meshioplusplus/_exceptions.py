@@ -2,6 +2,13 @@
 once, in the binding; InteropError/InteropWarning belong to the hand-off layers."""
 from ._core import ReadError, WriteError
 
+# meshio code catches ValueError around reads and writes as well as ReadError/WriteError;
+# the binding registers the two types with Exception as their base, so they are rebased
+# here, once, onto ValueError (the same layout, so CPython allows it).
+for _cls in (ReadError, WriteError):
+    if not issubclass(_cls, ValueError):
+        _cls.__bases__ = (ValueError,)
+
 
 class InteropError(ValueError):
     """A hand-off would have to copy an array under ``zero_copy_only=True``, or cannot be

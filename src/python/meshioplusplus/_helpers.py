@@ -1,16 +1,24 @@
 """read / write / write_points_cells over the C++ format registry (one registry: the
 core's; this module only asks it). Paths and file-like objects are accepted, as in meshio.
 Keyword arguments are passed to the format as options; a keyword the format does not know
-is an error naming it."""
+is an error naming it.
+
+meshio's plug-in API sits beside it: ``register_format(name, extensions, reader,
+writer_map)`` adds a Python-only reader/writer, ``extension_to_filetypes`` lists every
+extension (C++ formats first, plug-ins appended, as meshio appends), and
+``deregister_format`` removes either kind."""
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 from . import _core
 from ._exceptions import ReadError, WriteError
-from ._mesh import Mesh
+from ._mesh import Mesh, num_nodes_per_cell
+
 
 
 def formats() -> dict:
@@ -19,8 +27,8 @@ def formats() -> dict:
 
 
 def deduce(path: str, file_format, for_write: bool) -> str:
-    """The format to use: ``file_format`` when given (checked), else the C++ core's choice
-    from the file name (format.cpp deduce_format: longest matching extension, ties in
+    """The C++ format to use: ``file_format`` when given (checked), else the C++ core's
+    choice from the file name (format.cpp deduce_format: longest matching extension, ties in
     registration order, the first that can read or write)."""
     error = WriteError if for_write else ReadError
     if file_format is not None:
@@ -31,6 +39,74 @@ def deduce(path: str, file_format, for_write: bool) -> str:
         return _core.deduce_format(path, for_write)
     except ValueError as e:
         raise error(str(e)) from None
+
+
+# --- meshio's registry API ------------------------------------------------------------
+extension_to_filetypes: dict = {}
+reader_map: dict = {}  # Python plug-in readers: name -> callable(filename)
+_writer_map: dict = {}  # Python plug-in writers: name -> callable(filename, mesh, **kwargs)
+_deregistered: set = set()  # C++ formats taken out with deregister_format
+
+
+def _init_extension_table() -> None:
+    for name, f in formats().items():
+        for ext in f["extensions"]:
+            extension_to_filetypes.setdefault(ext.lower(), []).append(name)
+
+
+def register_format(format_name: str, extensions, reader, writer_map) -> None:
+    """meshio's plug-in hook: ``reader(filename) -> Mesh`` (or None), ``writer_map`` maps
+    format names to ``writer(filename, mesh, **kwargs)``. A plug-in named like a C++ format
+    takes its place; otherwise the C++ formats keep priority for shared extensions."""
+    for ext in extensions:
+        extension_to_filetypes.setdefault(ext.lower(), [])
+        if format_name not in extension_to_filetypes[ext.lower()]:
+            extension_to_filetypes[ext.lower()].append(format_name)
+    if reader is not None:
+        reader_map[format_name] = reader
+    _writer_map.update(writer_map)
+    _deregistered.discard(format_name)
+
+
+def deregister_format(format_name: str) -> None:
+    for names in extension_to_filetypes.values():
+        if format_name in names:
+            names.remove(format_name)
+    reader_map.pop(format_name, None)
+    _writer_map.pop(format_name, None)
+    if format_name in formats():
+        _deregistered.add(format_name)
+
+
+def _filetypes_from_path(path: str) -> list:
+    """Formats for a path's suffixes, longest suffix first (".vtu.gz" before ".gz")."""
+    name = os.path.basename(path).lower()
+    parts = name.split(".")[1:]
+    out = []
+    for i in range(len(parts)):
+        ext = "." + ".".join(parts[i:])
+        for fmt in extension_to_filetypes.get(ext, []):
+            if fmt not in out:
+                out.append(fmt)
+    return out
+
+
+def _plugin_for(path, file_format, table: dict):
+    """The Python plug-in to use, or None for the C++ core. Raises for a deregistered
+    C++ format."""
+    if file_format is not None:
+        if file_format in table:
+            return table[file_format]
+        return None
+    candidates = _filetypes_from_path(path) if path is not None else []
+    if candidates and candidates[0] in table:
+        return table[candidates[0]]
+    return None
+
+
+def _check_registered(file_format, error):
+    if file_format is not None and file_format in _deregistered:
+        raise error(f"Unknown file format '{file_format}' (deregistered)")
 
 
 def _options(kwargs: dict) -> dict:
@@ -47,7 +123,15 @@ def _is_buffer(obj) -> bool:
 
 
 def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
-    """Read a mesh file; the format comes from the extension unless ``file_format`` names it."""
+    """Read a mesh file; the format comes from the extension unless ``file_format`` names it.
+
+    ``ragged=True`` keeps variable-size cells (polygons, polyhedra) as one ragged block
+    per run of one type instead of meshio's rectangular ``polygon`` blocks per node count
+    and ``polyhedron<n>`` blocks."""
+    _check_registered(file_format, ReadError)
+    plugin = _plugin_for(None if _is_buffer(filename) else os.fspath(filename), file_format, reader_map)
+    if plugin is not None:
+        return plugin(filename if _is_buffer(filename) else os.fspath(filename), **kwargs)
     if _is_buffer(filename):
         if file_format is None:
             raise ReadError("file_format must be given when reading from a buffer")
@@ -61,11 +145,38 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
     if not Path(path).exists():
         raise ReadError(f"File {path} not found.")
     name = deduce(path, file_format, for_write=False)
-    return Mesh._from_core(_core.read(path, name, _options(kwargs)))
+    _check_registered(name, ReadError)
+    # What the reader skipped (cells of unknown types, keywords that are not mesh) is raised
+    # by _core.read as UserWarning, as meshio warns.
+    mesh = Mesh._from_core(_core.read(path, name, _options(kwargs)))
+    if not kwargs.get("ragged", False):
+        _name_polyhedra(mesh)
+    return mesh
+
+
+def _name_polyhedra(mesh: Mesh) -> None:
+    """meshio's ``polyhedron<n>`` names (n distinct nodes per cell) for the polyhedron runs
+    the core split by that count."""
+    for block in mesh.cells:
+        if block.type == "polyhedron" and len(block.data):
+            faces = [np.asarray(f).reshape(-1) for f in block.data[0]]
+            n = len(np.unique(np.concatenate(faces))) if faces else 0
+            block.type = f"polyhedron{n}"
 
 
 def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> None:
     """Write ``mesh`` atomically (temporary file beside the target, then rename)."""
+    _check_registered(file_format, WriteError)
+    plugin = _plugin_for(None if _is_buffer(filename) else os.fspath(filename), file_format, _writer_map)
+    if plugin is not None:
+        return plugin(filename if _is_buffer(filename) else os.fspath(filename), mesh, **kwargs)
+    for block in mesh.cells:  # meshio's sanity check, before any byte is written
+        n = num_nodes_per_cell.get(block.type)
+        data = block.data
+        if n and isinstance(data, np.ndarray) and (data.ndim != 2 or data.shape[1] != n):
+            raise WriteError(
+                f"Unexpected cells array shape {data.shape} for {block.type} cells. Expected shape [:, {n}]."
+            )
     if _is_buffer(filename):
         if file_format is None:
             raise WriteError("file_format must be given when writing to a buffer")
@@ -81,6 +192,7 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
         return
     path = os.fspath(filename)
     name = deduce(path, file_format, for_write=True)
+    _check_registered(name, WriteError)
     _core.write(path, name, mesh._core_parts(), _options(kwargs))
 
 
@@ -99,3 +211,6 @@ def write_points_cells(
     mesh = Mesh(points, cells, point_data=point_data, cell_data=cell_data, field_data=field_data,
                 point_sets=point_sets, cell_sets=cell_sets)
     write(filename, mesh, file_format=file_format, **kwargs)
+
+
+_init_extension_table()

@@ -8,7 +8,7 @@ read by the C++ core stay the very buffers the core filled.
 from __future__ import annotations
 
 import copy
-from collections.abc import MutableMapping
+import warnings
 
 import numpy as np
 
@@ -23,15 +23,31 @@ def _is_polyhedron(cell_type: str) -> bool:
     return cell_type.startswith("polyhedron")
 
 
-def topological_dimension(cell_type: str) -> int:
-    if _is_polyhedron(cell_type):
-        return 3
-    if cell_type.startswith("polygon"):
-        return 2
+class _TopologicalDimension(dict):
+    """meshio's ``topological_dimension`` table (cell type -> 0..3), built from the C++
+    vocabulary; ``polygon<n>`` / ``polyhedron<n>`` style names resolve to 2 / 3."""
+
+    def __missing__(self, cell_type):
+        if isinstance(cell_type, str):
+            if _is_polyhedron(cell_type):
+                return 3
+            if cell_type.startswith("polygon"):
+                return 2
+        raise KeyError(cell_type)
+
+
+topological_dimension = _TopologicalDimension({name: info[1] for name, info in _CELL_TYPES.items()})
+
+# meshio's num_nodes_per_cell: the fixed node count of every rectangular type.
+num_nodes_per_cell = {name: info[0] for name, info in _CELL_TYPES.items() if info[0] > 0}
+
+
+def _cell_dim(cell_type: str) -> int:
     try:
-        return _CELL_TYPES[cell_type][1]
+        return topological_dimension[cell_type]
     except KeyError:
-        raise ValueError(f"unknown cell type '{cell_type}'") from None
+        known = ", ".join(sorted(topological_dimension))
+        raise ValueError(f"unknown cell type '{cell_type}' (known: {known}, polyhedron<n>)") from None
 
 
 class CellBlock:
@@ -41,7 +57,7 @@ class CellBlock:
 
     def __init__(self, cell_type: str, data, tags=None):
         self.type = cell_type
-        self.dim = topological_dimension(cell_type)
+        self.dim = _cell_dim(cell_type)
         if _is_polyhedron(cell_type) or (isinstance(data, list) and _is_ragged(data)):
             self.data = data
         else:
@@ -63,20 +79,43 @@ def _is_ragged(rows) -> bool:
     return len(lengths) > 1
 
 
-class _RegionSets(MutableMapping):
-    """A meshio-style set dict as a live view over the mesh's regions of one kind.
+def _values_equal(a, b) -> bool:
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        if not isinstance(a, (list, tuple)) or not isinstance(b, (list, tuple)) or len(a) != len(b):
+            return False
+        return all(_values_equal(x, y) for x, y in zip(a, b))
+    if a is None or b is None:
+        return a is None and b is None
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
+class _RegionSets(dict):
+    """A meshio-style set dict (a real ``dict``) that is a live view over the mesh's
+    regions of one kind: reads come from the regions, writes go to them, and the dict's
+    own storage is refreshed after every write so C-level dict consumers see the same.
     Subclasses say how a region's entries look as a set value and back."""
 
     kind = ""
 
     def __init__(self, mesh):
+        super().__init__()
         self._mesh = mesh
+        self._refresh()
 
+    # How a region's entries look as a set value, and back.
     def _to_value(self, entries):
         return entries
 
     def _to_entries(self, members):
         return members
+
+    def _regions(self):
+        return [r for r in self._mesh.regions if r.kind == self.kind]
+
+    def _refresh(self):
+        dict.clear(self)
+        for r in self._regions():
+            dict.__setitem__(self, r.name, self._to_value(r.entries))
 
     def _index(self, name):
         for i, r in enumerate(self._mesh.regions):
@@ -84,36 +123,131 @@ class _RegionSets(MutableMapping):
                 return i
         return -1
 
+    # --- reads: always from the regions --------------------------------------------
     def __getitem__(self, name):
         i = self._index(name)
         if i < 0:
             raise KeyError(name)
         return self._to_value(self._mesh.regions[i].entries)
 
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def __contains__(self, name):
+        return self._index(name) >= 0
+
+    def __iter__(self):
+        return iter([r.name for r in self._regions()])
+
+    def __len__(self):
+        return len(self._regions())
+
+    def __bool__(self):
+        return len(self) > 0
+
+    def keys(self):
+        return dict.fromkeys(r.name for r in self._regions()).keys()
+
+    def values(self):
+        return [self._to_value(r.entries) for r in self._regions()]
+
+    def items(self):
+        return [(r.name, self._to_value(r.entries)) for r in self._regions()]
+
+    def copy(self):
+        return dict(self.items())
+
+    def __reduce__(self):  # copies and pickles are plain dicts
+        return (dict, (self.items(),))
+
+    def __eq__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        if list(self) != list(other) and set(self) != set(other):
+            return False
+        return all(_values_equal(self[k], other[k]) for k in self)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None
+
+    def __repr__(self):
+        return repr(dict(self.items()))
+
+    # --- writes: to the regions ------------------------------------------------------
+    def _remember(self):
+        # This view stays the mesh's cached one after its own writes.
+        self._mesh.__dict__.setdefault("_set_views", {})[self.kind] = (_view_key(self._mesh, self.kind), self)
+
     def __setitem__(self, name, members):
         region = Region(name, self.kind, self._to_entries(members))
         i = self._index(name)
         if i < 0:
             self._mesh.regions.append(region)
-            return
-        old = self._mesh.regions[i]  # replacing a set keeps its region's dim and tag
-        region.dim, region.tag = old.dim, old.tag
-        self._mesh.regions[i] = region
+        else:
+            old = self._mesh.regions[i]  # replacing a set keeps its region's dim and tag
+            region.dim, region.tag = old.dim, old.tag
+            self._mesh.regions[i] = region
+        dict.__setitem__(self, name, self._to_value(region.entries))
+        self._remember()
 
     def __delitem__(self, name):
         i = self._index(name)
         if i < 0:
             raise KeyError(name)
         del self._mesh.regions[i]
+        dict.pop(self, name, None)
+        self._remember()
 
-    def __iter__(self):
-        return iter([r.name for r in self._mesh.regions if r.kind == self.kind])
+    _missing = object()
 
-    def __len__(self):
-        return sum(r.kind == self.kind for r in self._mesh.regions)
+    def pop(self, name, default=_missing):
+        if name not in self:
+            if default is self._missing:
+                raise KeyError(name)
+            return default
+        value = self[name]
+        del self[name]
+        return value
 
-    def __repr__(self):
-        return repr(dict(self))
+    def popitem(self):
+        names = list(self)
+        if not names:
+            raise KeyError("popitem(): set dictionary is empty")
+        return names[-1], self.pop(names[-1])
+
+    def setdefault(self, name, default=None):
+        if name not in self:
+            self[name] = default
+        return self[name]
+
+    def update(self, other=(), **kwargs):
+        items = other.items() if hasattr(other, "items") else other
+        for name, members in list(items) + list(kwargs.items()):
+            self[name] = members
+
+    def clear(self):
+        self._mesh.regions = [r for r in self._mesh.regions if r.kind != self.kind]
+        dict.clear(self)
+        self._remember()
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+
+def _view_key(mesh, kind):
+    regions = tuple((r, r.entries, r.name, r.kind) for r in mesh.regions)
+    return regions, tuple(len(b) for b in mesh.cells) if kind == "cell" else ()
+
+
+def _same_key(a, b) -> bool:
+    (ra, la), (rb, lb) = a, b
+    return la == lb and len(ra) == len(rb) and all(
+        x[0] is y[0] and x[1] is y[1] and x[2] == y[2] and x[3] == y[3] for x, y in zip(ra, rb)
+    )
 
 
 class _PointSets(_RegionSets):
@@ -186,9 +320,20 @@ class Mesh:
                     )
 
     # --- sets as views over regions ---------------------------------------------------
+    def _set_view(self, cls):
+        """The live set view of one kind, cached while the regions (and, for cell sets, the
+        block lengths) are the same objects: building a view computes every set's value."""
+        cache = self.__dict__.setdefault("_set_views", {})
+        hit = cache.get(cls.kind)
+        if hit is not None and isinstance(hit[1], cls) and hit[1]._mesh is self and _same_key(hit[0], _view_key(self, cls.kind)):
+            return hit[1]
+        view = cls(self)
+        cache[cls.kind] = (_view_key(self, cls.kind), view)
+        return view
+
     @property
     def point_sets(self):
-        return _PointSets(self)
+        return self._set_view(_PointSets)
 
     @point_sets.setter
     def point_sets(self, value):
@@ -197,7 +342,7 @@ class Mesh:
 
     @property
     def cell_sets(self):
-        return _CellSets(self)
+        return self._set_view(_CellSets)
 
     @cell_sets.setter
     def cell_sets(self, value):
@@ -224,6 +369,7 @@ class Mesh:
     def read(cls, path_or_buf, file_format=None):
         from ._helpers import read
 
+        warnings.warn("meshio.Mesh.read is deprecated, use meshio.read instead", DeprecationWarning, stacklevel=2)
         return read(path_or_buf, file_format)
 
     def get_cells_type(self, cell_type: str):
@@ -266,25 +412,126 @@ class Mesh:
         return out
 
     def cell_sets_to_data(self, data_name: str | None = None):
+        """Cell sets -> one int cell_data array (set index, -1 outside every set), as meshio."""
         if not len(self.cell_sets):
             return
         names = list(self.cell_sets)
         data = [np.full(len(block), -1, dtype=int) for block in self.cells]
         for i, name in enumerate(names):
             for k, local in enumerate(self.cell_sets[name]):
-                data[k][local] = i
+                if local is not None:
+                    data[k][local] = i
+        missing = int(sum(np.sum(d == -1) for d in data))
+        if missing:
+            warnings.warn(f"{missing} cells are not part of any cell set. Using default value -1.", stacklevel=2)
         self.cell_data[data_name or "-".join(names)] = data
         self.cell_sets = {}
 
     def point_sets_to_data(self, join_char: str = "-"):
+        """Point sets -> one int point_data array (set index, -1 outside every set), as meshio."""
         if not len(self.point_sets):
             return
         names = list(self.point_sets)
         data = np.full(len(self.points), -1, dtype=int)
         for i, name in enumerate(names):
             data[self.point_sets[name]] = i
+        if np.any(data == -1):
+            warnings.warn("Not all points are part of a point set. Using default value -1.", stacklevel=2)
         self.point_data[join_char.join(names)] = data
         self.point_sets = {}
+
+    def sets_to_int_data(self):
+        """meshio 5.3's name for cell_sets_to_data() followed by point_sets_to_data()."""
+        self.cell_sets_to_data()
+        self.point_sets_to_data()
+
+    def int_data_to_sets(self):
+        """Every int point/cell data array -> sets (meshio 5.3): names come from splitting
+        the key along '-' (how sets_to_int_data forms it), else ``set<tag>``."""
+        for key in [k for k, d in self.cell_data.items() if all(np.asarray(v).dtype.kind in "iu" for v in d)]:
+            data = self.cell_data[key]
+            tags = np.unique(np.concatenate(data))
+            names = list(dict.fromkeys(key.split("-")))
+            if len(names) != len(tags):
+                names = [f"set{tag}" for tag in tags]
+            for name, tag in zip(names, tags):
+                self.cell_sets[name] = [np.where(d == tag)[0] for d in data]
+            del self.cell_data[key]
+        for key in [k for k, d in self.point_data.items() if np.asarray(d).dtype.kind in "iu"]:
+            data = self.point_data[key]
+            tags = np.unique(data)
+            names = list(dict.fromkeys(key.split("-")))
+            if len(names) != len(tags):
+                names = [f"set{tag}" for tag in tags]
+            for name, tag in zip(names, tags):
+                self.point_sets[name] = np.where(data == tag)[0]
+            del self.point_data[key]
+
+    def prune_z_0(self, tol: float = 1.0e-13):
+        """Drop the z column of the points when every |z| < tol (meshio 5.3)."""
+        if self.points.shape[0] == 0:
+            return
+        if self.points.shape[1] == 3 and np.all(np.abs(self.points[:, 2]) < tol):
+            self.points = self.points[:, :2]
+
+    def remove_lower_dimensional_cells(self):
+        """Keep only the blocks of the highest topological dimension (meshio 5.3); cell
+        data and cell/side sets follow the kept blocks."""
+        if not self.cells:
+            return
+        max_dim = max(block.dim for block in self.cells)
+        self._keep_blocks([block.dim == max_dim for block in self.cells])
+
+    def remove_orphaned_nodes(self):
+        """Remove points no cell uses (meshio 5.3); cells, point data and point sets are
+        renumbered, ``GLOBAL_ID`` point data restarts at 1."""
+        used = np.zeros(len(self.points), dtype=bool)
+        for block in self.cells:
+            for part in _block_node_arrays(block):
+                used[np.asarray(part, dtype=np.int64).reshape(-1)] = True
+        if used.all():
+            return
+        new_index = np.cumsum(used) - 1
+        self.points = self.points[used]
+        for key in list(self.point_data):
+            self.point_data[key] = np.asarray(self.point_data[key])[used]
+        if "GLOBAL_ID" in self.point_data:
+            self.point_data["GLOBAL_ID"] = np.arange(1, len(self.points) + 1)
+        self.cells = [_renumber_block(block, new_index) for block in self.cells]
+        kept = []
+        for r in self.regions:
+            if r.kind == "point":
+                e = r.entries[used[r.entries]]
+                kept.append(Region(r.name, r.kind, new_index[e], r.dim, r.tag))
+            else:
+                kept.append(r)
+        self.regions = kept
+
+    def _keep_blocks(self, keep):
+        """Keep the blocks where ``keep`` is true; cell data, cell and side regions follow."""
+        old_bases = block_bases(self.cells)
+        new_global = np.full(int(old_bases[-1]), -1, dtype=np.int64)
+        at = 0
+        for i, k in enumerate(keep):
+            if k:
+                n = int(old_bases[i + 1] - old_bases[i])
+                new_global[old_bases[i] : old_bases[i + 1]] = np.arange(at, at + n)
+                at += n
+        self.cells = [b for b, k in zip(self.cells, keep) if k]
+        for key in list(self.cell_data):
+            self.cell_data[key] = [d for d, k in zip(self.cell_data[key], keep) if k]
+        regions = []
+        for r in self.regions:
+            if r.kind == "cell":
+                mapped = new_global[r.entries]
+                regions.append(Region(r.name, r.kind, mapped[mapped >= 0], r.dim, r.tag))
+            elif r.kind == "side":
+                mapped = new_global[r.entries[:, 0]] if len(r.entries) else np.zeros(0, np.int64)
+                pairs = np.stack([mapped, r.entries[:, 1]], axis=1) if len(r.entries) else r.entries
+                regions.append(Region(r.name, r.kind, pairs[mapped >= 0], r.dim, r.tag))
+            else:
+                regions.append(r)
+        self.regions = regions
 
     def cell_data_to_sets(self, key: str):
         data = self.cell_data[key]
@@ -361,6 +608,25 @@ def _block_part(i: int, block: CellBlock) -> CoreBlock:
     return (block.type, data)
 
 
+def _block_node_arrays(block):
+    """The node-index arrays of a block: its data, or the rows / faces of ragged blocks."""
+    if _is_polyhedron(block.type):
+        return [face for cell in block.data for face in cell]
+    if isinstance(block.data, list):
+        return block.data
+    return [block.data]
+
+
+def _renumber_block(block, new_index):
+    if _is_polyhedron(block.type):
+        data = [[new_index[np.asarray(face, dtype=np.int64)] for face in cell] for cell in block.data]
+    elif isinstance(block.data, list):
+        data = [new_index[np.asarray(row, dtype=np.int64)] for row in block.data]
+    else:
+        data = new_index[block.data].astype(block.data.dtype, copy=False)
+    return CellBlock(block.type, data, block.tags)
+
+
 def _offsets_to_rows(offsets, indices):
     # np.split returns views into `indices`: the ragged block stays one C++ buffer.
     return np.split(indices, offsets[1:-1]) if len(offsets) > 1 else []
@@ -371,4 +637,4 @@ def _offsets_to_polyhedra(offsets, face_offsets, indices):
     return [faces[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
 
 
-__all__ = ["Mesh", "CellBlock", "Region", "block_bases", "topological_dimension"]
+__all__ = ["Mesh", "CellBlock", "Region", "block_bases", "topological_dimension", "num_nodes_per_cell"]
