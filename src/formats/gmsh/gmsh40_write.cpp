@@ -149,8 +149,8 @@ void periodic40(Out& out, const Mesh& mesh) {
 
 void write40(const std::string& path, const Mesh& mesh, const WriteOptions& opt) {
   if (mesh.num_points() > 0x7fffffffu || mesh.num_cells() > 0x7fffffffu)
-    throw WriteError(error_message(kFormat, path, {}, "MSH 4.0 tags are 4-byte ints: at most 2147483647 points and cells"));
-  const WritePlan plan = plan_write(mesh, true);
+    throw write_error(kFormat, path, "MSH 4.0 tags are 4-byte ints: at most 2147483647 points and cells");
+  const WritePlan plan = plan_write(mesh, true, path);
   Out out(path, opt);
   write_header(out, "4.0");
   write_physical_names(out, plan);
