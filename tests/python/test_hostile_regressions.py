@@ -27,8 +27,10 @@ def test_issue9_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path)
     assert "corn\udce9r" in [r.name for r in mio.read(out).regions]
 
 
-# Formats whose files hold no named point data (STL: none; OFF: only its own vertex colours).
-NO_NAMED_POINT_DATA = {"stl", "off"}
+# Formats whose files hold no arbitrary named point data, as meshio's writers for them: STL
+# none; OFF only its vertex colours; OBJ only texture coordinates and normals; Medit only its
+# references; SU2 and Abaqus none.
+NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus"}
 
 
 def test_issue9_non_utf8_data_names_round_trip(tmp_path):
