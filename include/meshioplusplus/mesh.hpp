@@ -9,6 +9,8 @@
 //   field_data  name -> small array
 //   regions     Region(name, kind, entries, dim, tag): point / cell / side; cell entries are
 //               global block-major cell indices (block_bases), side entries (cell, facet)
+//   warnings    what a reader skipped or repaired, one human sentence each (the Python
+//               binding raises each as a warnings.warn); writers ignore them
 //
 // block_bases() is the one definition of global cell numbering.
 #pragma once
@@ -72,6 +74,9 @@ struct Mesh {
   std::map<std::string, NDArray> field_data;
   std::vector<Region> regions;
   std::vector<PeriodicLink> gmsh_periodic;
+  // Read-time notes ("skipped *STEP at line 40: not mesh data"): a reader that tolerates
+  // input it does not understand says so here instead of failing or staying silent.
+  std::vector<std::string> warnings;
 
   std::size_t num_points() const { return points.dim(0); }
   std::size_t num_cells() const;
