@@ -140,3 +140,35 @@ TEST(OptionReader, ThreadsIsAcceptedByEveryFormatAndValidated) {
   mpp::Options none;
   EXPECT_GE(mpp::OptionReader(none, "test").threads(), 1u);
 }
+
+TEST(Cursor, NextFieldSplitsCommaSeparatedDecks) {
+  std::string_view rest = " 12, -3.5 ,,name\t,";
+  EXPECT_EQ(io::next_field(rest), "12");
+  EXPECT_EQ(io::next_field(rest), "-3.5");
+  EXPECT_EQ(io::next_field(rest), "");
+  EXPECT_EQ(io::next_field(rest), "name");
+  EXPECT_EQ(rest, "");  // the trailing separator leaves an empty rest
+  std::int64_t i = 0;
+  double d = 0;
+  EXPECT_TRUE(io::parse_field(std::string_view("+7"), i));
+  EXPECT_EQ(i, 7);
+  EXPECT_FALSE(io::parse_field(std::string_view("7x"), i));
+  EXPECT_FALSE(io::parse_field(std::string_view(""), i));
+  EXPECT_TRUE(io::parse_field(std::string_view("1.e3"), d));
+  EXPECT_DOUBLE_EQ(d, 1000.0);
+}
+
+TEST(TextWriter, MaxWidthKeepsShortestWhenItFitsAndCutsDigitsWhenNot) {
+  io::FloatFormat ff;
+  ff.max_width = 20;
+  const std::string out = written([&](io::TextWriter& w) {
+    w.real(0.5, ff).ch(' ').real(-1.2345678901234567e-05, ff).ch(' ').real(-1.2345678901234567e-300, ff);
+  });
+  EXPECT_EQ(out, "0.5 -1.2345678901235e-05 -1.234567890123e-300");
+  std::istringstream in(out);
+  double a = 0, b = 0, c = 0;
+  in >> a >> b >> c;
+  EXPECT_EQ(a, 0.5);
+  EXPECT_NEAR(b / -1.2345678901234567e-05, 1.0, 1e-13);
+  EXPECT_NEAR(c / -1.2345678901234567e-300, 1.0, 1e-12);
+}

@@ -55,6 +55,24 @@ inline bool parse_uint(const char*& p, const char* end, std::uint64_t& out) {
   return true;
 }
 
+// Splits the next `sep`-separated field off `rest` (comma-separated decks: Abaqus, Nastran
+// free field) and returns it without surrounding blanks; `rest` moves past the separator.
+// A field is empty between two separators; `rest` is empty after the last field.
+inline std::string_view next_field(std::string_view& rest, char sep = ',') {
+  const std::size_t cut = rest.find(sep);
+  std::string_view f = rest.substr(0, cut);
+  rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 1);
+  while (!f.empty() && (f.front() == ' ' || f.front() == '\t' || f.front() == '\r')) f.remove_prefix(1);
+  while (!f.empty() && (f.back() == ' ' || f.back() == '\t' || f.back() == '\r')) f.remove_suffix(1);
+  return f;
+}
+
+// The whole of `field` as a number (parse_number, then nothing may follow).
+template <class T> bool parse_field(std::string_view field, T& out) {
+  const char* end = field.data() + field.size();
+  return !field.empty() && parse_number(field.data(), end, out) == end;
+}
+
 class Cursor {
  public:
   Cursor(std::string_view bytes, std::string_view format, std::string_view path)

@@ -29,4 +29,12 @@ FloatFormat FloatFormat::parse(std::string_view spec) {
   return f;
 }
 
+char* TextWriter::fit(char* out, std::size_t size, double v, int width) {
+  for (int p = width; p > 0; --p) {
+    auto r = std::to_chars(out, out + size, v, std::chars_format::scientific, p - 1);
+    if (r.ptr - out <= width) return r.ptr;
+  }
+  return std::to_chars(out, out + size, v, std::chars_format::scientific, 0).ptr;
+}
+
 }  // namespace meshioplusplus::io

@@ -21,6 +21,10 @@ struct FloatFormat {
   bool shortest = true;
   std::chars_format style = std::chars_format::general;
   int precision = 0;
+  // With `shortest`: at most this many characters (0 = no limit). A shortest string that is
+  // longer falls back to scientific notation with the most digits that fit, for formats
+  // whose readers take fixed-width numbers (CalculiX's 20 characters, Nastran's 8 and 16).
+  int max_width = 0;
   // Parses "[.P](e|E|f|F|g|G)"; "" means shortest. Throws std::invalid_argument.
   static FloatFormat parse(std::string_view spec);
 };
@@ -55,6 +59,7 @@ class TextWriter {
     char tmp[400];  // fixed notation of 1e308 needs ~310 chars
     auto r = f.shortest ? std::to_chars(tmp, tmp + sizeof tmp, v)
                         : std::to_chars(tmp, tmp + sizeof tmp, v, f.style, f.precision);
+    if (f.shortest && f.max_width > 0 && r.ptr - tmp > f.max_width) r.ptr = fit(tmp, sizeof tmp, static_cast<double>(v), f.max_width);
     buf_.append(tmp, static_cast<std::size_t>(r.ptr - tmp));
     maybe_flush();
     return *this;
@@ -76,6 +81,8 @@ class TextWriter {
   }
 
  private:
+  // `v` in scientific notation with the most digits that fit in `width` characters.
+  static char* fit(char* out, std::size_t size, double v, int width);
   void maybe_flush() {
     if (buf_.size() >= cap_) flush();
   }

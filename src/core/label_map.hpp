@@ -1,0 +1,89 @@
+// meshio++ core: LabelMap, from the labels a file gives its entities (finite-element node and
+// element numbers: positive, sparse, in any order) to their 0-based positions.
+//
+// Solver decks (Abaqus, Nastran, UNV, Kratos) refer to nodes and elements by label. A map is
+// built once per label space from the labels in definition order; dense label ranges use a
+// direct table (one load per lookup), sparse ones a sorted (label, position) array (binary
+// search), so memory stays proportional to the number of labels whatever their values.
+// A label defined twice maps to its later definition; build() reports how many were.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace meshioplusplus {
+
+class LabelMap {
+ public:
+  struct BuildResult {
+    std::size_t duplicates = 0;       // labels defined more than once
+    std::int64_t first_duplicate = 0;  // one such label (for a message)
+  };
+
+  // Positions are 0..n-1 in the order of `labels`.
+  BuildResult build(const std::int64_t* labels, std::size_t n);
+  BuildResult build(const std::vector<std::int64_t>& labels) { return build(labels.data(), labels.size()); }
+
+  // The position of `label`, or -1 when it was not defined.
+  std::int64_t find(std::int64_t label) const {
+    if (dense_) {
+      if (label < min_ || label > max_) return -1;
+      return table_[static_cast<std::size_t>(label - min_)];
+    }
+    return find_sparse(label);
+  }
+
+  // Calls f(position) for every defined label in first, first+step, ..., <= last (step >= 1),
+  // in label order. Work is bounded by the number of defined labels, never by the range.
+  template <class F> void for_each_in_range(std::int64_t first, std::int64_t last, std::int64_t step, F&& f) const {
+    if (step < 1 || last < first) return;
+    if (dense_) {
+      if (last < min_ || first > max_) return;
+      // 128-bit arithmetic: labels and steps come from files, so no sum may overflow.
+      const __int128 lo = min_, hi = last < max_ ? last : max_;
+      __int128 l = first;
+      if (l < lo) l += ((lo - l + step - 1) / step) * step;
+      for (; l <= hi; l += step) {
+        const std::int64_t p = table_[static_cast<std::size_t>(l - lo)];
+        if (p >= 0) f(p);
+      }
+      return;
+    }
+    for (std::size_t i = lower_bound(first); i < sorted_.size() && sorted_[i].first <= last; ++i)
+      if ((sorted_[i].first - first) % step == 0) f(sorted_[i].second);
+  }
+
+  // How many steps for_each_in_range(first, last, step) takes (an upper bound of the calls
+  // it makes): what a caller charges to a work budget before running it on hostile ranges.
+  std::uint64_t range_steps(std::int64_t first, std::int64_t last, std::int64_t step) const {
+    if (step < 1 || last < first) return 0;
+    if (dense_) {
+      if (last < min_ || first > max_) return 0;
+      const __int128 lo = first > min_ ? first : min_, hi = last < max_ ? last : max_;
+      return static_cast<std::uint64_t>((hi - lo) / step + 1);
+    }
+    std::size_t i = lower_bound(first), j = i;
+    for (std::size_t n = sorted_.size(), k = n - i; k > 0;) {  // upper bound of last, by halving
+      const std::size_t half = k / 2;
+      if (sorted_[j + half].first <= last) j += half + 1, k -= half + 1;
+      else k = half;
+    }
+    return j - i;
+  }
+
+  std::size_t size() const { return count_; }
+
+ private:
+  std::int64_t find_sparse(std::int64_t label) const;
+  std::size_t lower_bound(std::int64_t label) const;
+
+  bool dense_ = true;
+  std::int64_t min_ = 0, max_ = -1;
+  std::size_t count_ = 0;
+  std::vector<std::int64_t> table_;                             // dense: label - min -> position
+  std::vector<std::pair<std::int64_t, std::int64_t>> sorted_;  // sparse: (label, position)
+};
+
+}  // namespace meshioplusplus
