@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/nastran/nastran.hpp"
 
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -14,6 +15,7 @@ const std::vector<Format>& formats() {
       gmsh_format(),
       vtu_format(),
       vtk_format(),
+      nastran_format(),
   };
   return all;
 }
