@@ -196,7 +196,24 @@ VTK = {
         + b"\nCELLS 1 " + n(v) + b"\n" + be_i32(3, 0, 1, 2) + b"\nCELL_TYPES 1\n" + be_i32(5) + b"\n", 4),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK}
+# --- nastran ---------------------------------------------------------------------------
+# Bulk data declares no counts; what a file can lie with is the size of its ids (sparse:
+# they may read, in memory proportional to the cards) and references to grids it lacks.
+NAS_GRIDS = b"BEGIN BULK\nGRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\n"
+NASTRAN = {
+    "sparse GRID id": (lambda v: NAS_GRIDS + b"GRID," + n(v) + b",,0.,1.,0.\nCTRIA3,1,1,1,2," + n(v) + b"\nENDDATA\n", 3),
+    "element grid id": (lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTRIA3,1,1,1,2," + n(v) + b"\nENDDATA\n", 3),
+    "large-field grid id": (
+        lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTETRA* 1               1               1               2\n*       3       "
+        + b"        " + n(v) + b"\nENDDATA\n", 1),
+    "sparse CP id": (lambda v: NAS_GRIDS + b"GRID,3," + n(v) + b",0.,1.,0.\nCTRIA3,1,1,1,2,3\nENDDATA\n", 0),
+    "sparse CORD2R id": (
+        lambda v: NAS_GRIDS + b"CORD2R," + n(v) + b",0,0.,0.,0.,0.,0.,1.\n+,1.,0.,0.\nGRID,3," + n(v)
+        + b",0.,1.,0.\nCTRIA3,1,1,1,2,3\nENDDATA\n", 9),
+    "sparse element and property ids": (lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTRIA3," + n(v) + b"," + n(v) + b",1,2,3\n", 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "nastran": NASTRAN}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

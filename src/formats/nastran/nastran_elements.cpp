@@ -21,55 +21,55 @@ constexpr int kHex20[20] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19
 constexpr int kWedge15[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 9, 10, 11};
 constexpr int kTriax6[6] = {0, 2, 4, 1, 3, 5};
 
-// card, type, nodes, linear, linear_nodes, first_grid, grid_stride, pid, perm
+// card, type, nodes, linear, linear_nodes, first_grid, grid_stride, pid, perm, grids_only
 constexpr std::array<ElementCard, 40> kCards = {{
     // Solids: EID PID G1 ... (trailing mid-side grids blank = the linear shape).
-    {"CTETRA", "tetra10", 10, "tetra", 4, 2, 1, 1, nullptr},
-    {"CTETRA_", "tetra10", 10, "tetra", 4, 2, 1, 1, nullptr},
-    {"CPYRAM", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr},
-    {"CPYRA", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr},
-    {"CPYRA_", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr},
-    {"CPENTA", "wedge15", 15, "wedge", 6, 2, 1, 1, kWedge15},
-    {"CPENTA_", "wedge15", 15, "wedge", 6, 2, 1, 1, kWedge15},
-    {"CHEXA", "hexahedron20", 20, "hexahedron", 8, 2, 1, 1, kHex20},
-    {"CHEXA_", "hexahedron20", 20, "hexahedron", 8, 2, 1, 1, kHex20},
+    {"CTETRA", "tetra10", 10, "tetra", 4, 2, 1, 1, nullptr, true},
+    {"CTETRA_", "tetra10", 10, "tetra", 4, 2, 1, 1, nullptr, true},
+    {"CPYRAM", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr, true},
+    {"CPYRA", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr, true},
+    {"CPYRA_", "pyramid13", 13, "pyramid", 5, 2, 1, 1, nullptr, true},
+    {"CPENTA", "wedge15", 15, "wedge", 6, 2, 1, 1, kWedge15, true},
+    {"CPENTA_", "wedge15", 15, "wedge", 6, 2, 1, 1, kWedge15, true},
+    {"CHEXA", "hexahedron20", 20, "hexahedron", 8, 2, 1, 1, kHex20, true},
+    {"CHEXA_", "hexahedron20", 20, "hexahedron", 8, 2, 1, 1, kHex20, true},
     // Shells: EID PID G1 ... (then THETA/MCID, ZOFFS, ... which are not mesh).
-    {"CTRIA3", "triangle", 3, "", 0, 2, 1, 1, nullptr},
-    {"CTRIAR", "triangle", 3, "", 0, 2, 1, 1, nullptr},
-    {"CTRIA6", "triangle6", 6, "triangle", 3, 2, 1, 1, nullptr},
-    {"CTRIAX6", "triangle6", 6, "", 0, 2, 1, 1, kTriax6},  // field 3 is MID, read as meshio does
-    {"CTRAX6", "triangle6", 6, "", 0, 2, 1, 1, kTriax6},
-    {"CTRIAX", "triangle6", 6, "triangle", 3, 2, 1, 1, nullptr},
-    {"CTRAX3", "triangle", 3, "", 0, 2, 1, 1, nullptr},
-    {"CQUAD4", "quad", 4, "", 0, 2, 1, 1, nullptr},
-    {"CQUADR", "quad", 4, "", 0, 2, 1, 1, nullptr},
-    {"CSHEAR", "quad", 4, "", 0, 2, 1, 1, nullptr},
-    {"CQUAD8", "quad8", 8, "quad", 4, 2, 1, 1, nullptr},
-    {"CQUAD9", "quad9", 9, "quad", 4, 2, 1, 1, nullptr},
-    {"CQUADX", "quad9", 9, "quad", 4, 2, 1, 1, nullptr},
-    {"CQUAD", "quad9", 9, "quad", 4, 2, 1, 1, nullptr},
+    {"CTRIA3", "triangle", 3, "", 0, 2, 1, 1, nullptr, false},
+    {"CTRIAR", "triangle", 3, "", 0, 2, 1, 1, nullptr, false},
+    {"CTRIA6", "triangle6", 6, "triangle", 3, 2, 1, 1, nullptr, false},
+    {"CTRIAX6", "triangle6", 6, "", 0, 2, 1, 1, kTriax6, false},  // field 3 is MID, read as meshio does
+    {"CTRAX6", "triangle6", 6, "", 0, 2, 1, 1, kTriax6, false},
+    {"CTRIAX", "triangle6", 6, "triangle", 3, 2, 1, 1, nullptr, false},
+    {"CTRAX3", "triangle", 3, "", 0, 2, 1, 1, nullptr, false},
+    {"CQUAD4", "quad", 4, "", 0, 2, 1, 1, nullptr, false},
+    {"CQUADR", "quad", 4, "", 0, 2, 1, 1, nullptr, false},
+    {"CSHEAR", "quad", 4, "", 0, 2, 1, 1, nullptr, false},
+    {"CQUAD8", "quad8", 8, "quad", 4, 2, 1, 1, nullptr, false},
+    {"CQUAD9", "quad9", 9, "quad", 4, 2, 1, 1, nullptr, false},
+    {"CQUADX", "quad9", 9, "quad", 4, 2, 1, 1, nullptr, false},
+    {"CQUAD", "quad9", 9, "quad", 4, 2, 1, 1, nullptr, false},
     // Lines: EID PID GA GB (then orientation, offsets). A blank GB (a grounded CBUSH or
     // CGAP) is a vertex.
-    {"CBAR", "line", 2, "vertex", 1, 2, 1, 1, nullptr},
-    {"CBEAM", "line", 2, "vertex", 1, 2, 1, 1, nullptr},
-    {"CROD", "line", 2, "", 0, 2, 1, 1, nullptr},
-    {"CTUBE", "line", 2, "", 0, 2, 1, 1, nullptr},
-    {"CVISC", "line", 2, "", 0, 2, 1, 1, nullptr},
-    {"CBUSH", "line", 2, "vertex", 1, 2, 1, 1, nullptr},
-    {"CBUSH1D", "line", 2, "vertex", 1, 2, 1, 1, nullptr},
-    {"CGAP", "line", 2, "vertex", 1, 2, 1, 1, nullptr},
-    {"CONROD", "line", 2, "", 0, 1, 1, -1, nullptr},  // EID G1 G2 MID ...: no property
+    {"CBAR", "line", 2, "vertex", 1, 2, 1, 1, nullptr, false},
+    {"CBEAM", "line", 2, "vertex", 1, 2, 1, 1, nullptr, false},
+    {"CROD", "line", 2, "", 0, 2, 1, 1, nullptr, false},
+    {"CTUBE", "line", 2, "", 0, 2, 1, 1, nullptr, false},
+    {"CVISC", "line", 2, "", 0, 2, 1, 1, nullptr, false},
+    {"CBUSH", "line", 2, "vertex", 1, 2, 1, 1, nullptr, false},
+    {"CBUSH1D", "line", 2, "vertex", 1, 2, 1, 1, nullptr, false},
+    {"CGAP", "line", 2, "vertex", 1, 2, 1, 1, nullptr, false},
+    {"CONROD", "line", 2, "", 0, 1, 1, -1, nullptr, false},  // EID G1 G2 MID ...: no property
     // Scalar elements between grid components: EID PID|value G1 C1 G2 C2; without G2 the
     // element ties G1 to ground (a vertex).
-    {"CELAS1", "line", 2, "vertex", 1, 2, 2, 1, nullptr},
-    {"CELAS2", "line", 2, "vertex", 1, 2, 2, -1, nullptr},
-    {"CDAMP1", "line", 2, "vertex", 1, 2, 2, 1, nullptr},
-    {"CDAMP2", "line", 2, "vertex", 1, 2, 2, -1, nullptr},
-    {"CMASS1", "line", 2, "vertex", 1, 2, 2, 1, nullptr},
-    {"CMASS2", "line", 2, "vertex", 1, 2, 2, -1, nullptr},
+    {"CELAS1", "line", 2, "vertex", 1, 2, 2, 1, nullptr, false},
+    {"CELAS2", "line", 2, "vertex", 1, 2, 2, -1, nullptr, false},
+    {"CDAMP1", "line", 2, "vertex", 1, 2, 2, 1, nullptr, false},
+    {"CDAMP2", "line", 2, "vertex", 1, 2, 2, -1, nullptr, false},
+    {"CMASS1", "line", 2, "vertex", 1, 2, 2, 1, nullptr, false},
+    {"CMASS2", "line", 2, "vertex", 1, 2, 2, -1, nullptr, false},
     // Concentrated masses: EID G CID M ...
-    {"CONM1", "vertex", 1, "", 0, 1, 1, -1, nullptr},
-    {"CONM2", "vertex", 1, "", 0, 1, 1, -1, nullptr},
+    {"CONM1", "vertex", 1, "", 0, 1, 1, -1, nullptr, false},
+    {"CONM2", "vertex", 1, "", 0, 1, 1, -1, nullptr, false},
 }};
 
 }  // namespace

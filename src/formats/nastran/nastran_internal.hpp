@@ -28,6 +28,7 @@ struct ElementCard {
   int grid_stride;               // 1, or 2 for scalar elements (G1 C1 G2 C2)
   int pid;                       // data-field index of the property id, -1 = none
   const int* perm;               // nullptr = identity
+  bool grids_only;               // no data fields follow the grids (the solids)
 };
 
 // The card for `name` (upper case, no trailing '*'), or nullptr.

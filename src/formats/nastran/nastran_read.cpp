@@ -5,7 +5,8 @@
 //
 // A line is free field when it holds a comma (fields between commas), else fixed: field 1 in
 // columns 1-8, then eight 8-column fields (small field) or, when field 1 holds a '*', four
-// 16-column fields (large field); columns 73-80 are the continuation field and are not data.
+// 16-column fields (large field); columns 73-80 are the continuation field and are not data
+// (a line longer than 80 columns, which the spec does not allow, is read as data throughout).
 // Tabs in a fixed line advance to the next multiple of 8 columns. '$' starts a comment.
 // A line whose field 1 is blank or starts with '+' or '*' continues the card above; each
 // fixed line gives the card 8 (or 4) data fields, so short lines read as blank fields, and a
@@ -69,7 +70,7 @@ struct Cord {
 };
 
 struct Skipped {
-  std::string name;
+  std::string name, reason;
   std::size_t count = 0, first_line = 0;
 };
 
@@ -163,7 +164,7 @@ class Reader {
     const bool continuation = f1.empty() || f1[0] == '+' || f1[0] == '*';
     if (continuation) {
       if (name_.empty()) {
-        skip("(continuation line with no card before it)", line_no_);
+        skip("continuation line", line_no_, "no card before it");
         return true;
       }
       // The line before gave the card its full width of data fields (free field: padded).
@@ -203,6 +204,11 @@ class Reader {
       if (n == line_cap_ + 1 && fields_.size() == before + n && !looks_numeric(fields_.back())) fields_.pop_back();
     } else {
       const std::size_t width = large ? 16 : 8;
+      // A line longer than 80 columns is not the spec's: its columns past 72 are read as
+      // more data fields of the same width (meshio's large-field writer puts the rest of a
+      // long card on its last line).
+      const std::size_t used = trim(line).size() + static_cast<std::size_t>(trim(line).data() - line.data());
+      if (used > 80) line_cap_ = (used - 8 + width - 1) / width;
       for (std::size_t i = 0; i < line_cap_ && fields_.size() < kMaxFields; ++i) {
         const std::size_t b = 8 + i * width;
         fields_.push_back(b < line.size() ? trim(line.substr(b, std::min(width, line.size() - b))) : std::string_view());
@@ -221,7 +227,7 @@ class Reader {
       } else {
         s.push_back(c);
       }
-      if (s.size() > 80) break;  // nothing past column 80 is data
+      if (s.size() > 4096) break;  // bounded: a card never needs more
     }
     return s;
   }
@@ -254,11 +260,13 @@ class Reader {
     return v;
   }
 
-  void skip(std::string_view name, std::size_t line) {
-    auto it = skipped_index_.find(std::string(name));
+  // Counts a card not read, under its name and the reason (one warning per pair).
+  void skip(std::string_view name, std::size_t line, std::string_view reason = "not mesh data") {
+    std::string key = std::string(name) + '\n' + std::string(reason);
+    auto it = skipped_index_.find(key);
     if (it == skipped_index_.end()) {
-      it = skipped_index_.emplace(std::string(name), skipped_.size()).first;
-      skipped_.push_back({std::string(name), 0, line});
+      it = skipped_index_.emplace(std::move(key), skipped_.size()).first;
+      skipped_.push_back({std::string(name), std::string(reason), 0, line});
     }
     ++skipped_[it->second].count;
   }
@@ -306,6 +314,12 @@ class Reader {
       g[static_cast<std::size_t>(i)] = int_field(f, "grid id");
       ++present;
       if (leading == i) ++leading;
+    }
+    if (ec.grids_only && !field(static_cast<std::size_t>(ec.first_grid + ec.nodes)).empty()) {
+      // More grids than the card has (gmsh writes its 27-node hexahedra and 18-node wedges
+      // this way, in its own node order): not a Nastran element, so not guessed at.
+      skip(name_, card_line_, "more grid ids than the card has (" + std::to_string(ec.nodes) + "), not read");
+      return;
     }
     std::string_view type;
     int n = 0;
@@ -528,7 +542,7 @@ class Reader {
     std::vector<std::string> skipped;
     for (const Skipped& s : skipped_)
       skipped.push_back("skipped " + std::to_string(s.count) + " " + s.name + " card" + (s.count == 1 ? "" : "s") +
-                        " (the first at line " + std::to_string(s.first_line) + "): not mesh data");
+                        " (the first at line " + std::to_string(s.first_line) + "): " + s.reason);
     skipped.insert(skipped.end(), warnings_.begin(), warnings_.end());
     mesh.warnings = std::move(skipped);
     return mesh;

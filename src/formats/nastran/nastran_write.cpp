@@ -4,7 +4,8 @@
 // Keywords as meshio's writer: point_format and cell_format, each "free", "fixed-small" or
 // "fixed-large" (defaults "fixed-large" and "fixed-small"). Point ids and element ids are
 // 1-based positions; point_data "nastran:ref" goes to the GRID's CP field and cell_data
-// "nastran:ref" to the element's PID field, as meshio does. 2-D points get z = 0.
+// "nastran:ref" to the element's PID field, as meshio does; without it the PID written is
+// the element id (what a blank PID means). 2-D points get z = 0.
 // Reals always hold a decimal point (the spec requires one). A fixed field holds the value
 // with the most significant digits that fit its 8 or 16 columns (plain or exponent form;
 // small fields use the compact exponent 1.2345-6); free field writes the shortest string
@@ -187,7 +188,9 @@ class Writer {
       for (std::size_t i = 0; i < m; ++i) {
         fields.fill(kBlank);
         fields[0] = ++eid;
-        if (ec->pid >= 0 && pid.size() > i) fields[static_cast<std::size_t>(ec->pid)] = pid.data<std::int64_t>()[i];
+        // Without cell_data "nastran:ref" the PID is the element id: the spec's default for a
+        // blank PID, written out because some readers (gmsh's) drop blank fixed fields.
+        if (ec->pid >= 0) fields[static_cast<std::size_t>(ec->pid)] = pid.size() > i ? pid.data<std::int64_t>()[i] : eid;
         for (std::size_t j = 0; j < k; ++j)
           fields[static_cast<std::size_t>(ec->first_grid) + j * static_cast<std::size_t>(ec->grid_stride)] = c[i * k + static_cast<std::size_t>(inv[j])] + 1;
         card(ec->card, fields.data(), count, kBlank);
