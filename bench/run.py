@@ -90,6 +90,8 @@ def read_cases(name: str):
         ("vtu appended raw", appended_raw_vtu(name), "vtu"),
         ("vtk ascii", peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
         ("vtk binary", peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+        # meshio's defaults: GRID* large-field points, small-field elements
+        ("nastran", peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
     ]
 
 
@@ -103,6 +105,7 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+    ("nastran", ".bdf", "nastran", {}, {}),
 ]
 
 

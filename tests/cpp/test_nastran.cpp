@@ -297,3 +297,20 @@ TEST(NastranFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   (void)probe;
   EXPECT_GT(files, 2000u);
 }
+
+TEST(NastranRead, PropertyIdsAsMeshioNamesThem) {
+  // CONM2 has no PID field (0); a blank CTRIA3 PID is its element id; CELAS1's PID is field 3.
+  const auto m = read_text("GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,0.,1.,0.\nCONM2,10,1\nCTRIA3,11,,1,2,3\nCTRIA3,12,8,1,2,3\n"
+                           "CELAS1,13,4,1,1\nCELAS1,14,4,1,1,2,1\n");
+  ASSERT_EQ(m.cells.size(), 4u);
+  EXPECT_EQ(m.cells[0].type, "vertex");
+  EXPECT_EQ(m.cells[1].type, "triangle");
+  EXPECT_EQ(m.cells[2].type, "vertex");
+  EXPECT_EQ(m.cells[3].type, "line");
+  EXPECT_EQ(ints_of(m.cells[3].connectivity), (std::vector<std::int64_t>{0, 1}));
+  const auto& ref = m.cell_data.at("nastran:ref");
+  EXPECT_EQ(ints_of(ref[0]), (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(ints_of(ref[1]), (std::vector<std::int64_t>{11, 8}));
+  EXPECT_EQ(ints_of(ref[2]), (std::vector<std::int64_t>{4}));
+  EXPECT_EQ(ints_of(ref[3]), (std::vector<std::int64_t>{4}));
+}

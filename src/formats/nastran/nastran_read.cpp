@@ -22,7 +22,8 @@
 //
 // Data, as meshio names it: point_data "nastran:ref" (the GRID's CP field: 0 after we move
 // the point to the basic system) when any GRID has CP, cell_data "nastran:ref" (the property
-// id; a blank PID is the element id, the spec's default) when any element has a PID. Blocks
+// id; a blank PID is the element id, the spec's default; 0 for cards without a PID field)
+// when any element has a PID. Blocks
 // are runs of consecutive elements of one meshio type, in file order, as meshio makes them.
 //
 // Safe for untrusted input: fields are views into the mapped file, at most 64 are kept per
@@ -300,7 +301,7 @@ class Reader {
   void element(const ElementCard& ec) {
     last_card_ = &ec;
     const std::int64_t eid = int_field(0, "EID");
-    std::int64_t pid = eid;
+    std::int64_t pid = 0;  // cards with no property field (CONM2, CONROD, CELAS2, ...)
     if (ec.pid >= 0) {
       bool has = false;
       pid = int_field_or(static_cast<std::size_t>(ec.pid), "PID", eid, &has);
