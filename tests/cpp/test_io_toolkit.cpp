@@ -211,3 +211,11 @@ TEST(ParseReal, OptInSpellings) {
   EXPECT_FALSE(parse("1.5-1234567", nastran, v));
   EXPECT_FALSE(parse("1.5-999", nastran, v));  // out of range: from_chars refuses it
 }
+
+TEST(ParseReal, CursorReadsTheOptedInSpelling) {
+  io::Cursor c(" 1.5D+02  -2.0D-01\n3.0x", "test", "f.txt");
+  const io::RealSyntax fortran{true, false};
+  EXPECT_DOUBLE_EQ(c.real<double>("x", fortran), 150.0);
+  EXPECT_DOUBLE_EQ(c.real<double>("y", fortran), -0.2);
+  EXPECT_THROW(c.real<double>("z", fortran), mpp::ReadError);
+}

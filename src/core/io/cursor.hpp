@@ -185,6 +185,15 @@ class Cursor {
     p_ = next;
     return out;
   }
+  // The next real in the opted-in spellings (parse_real), e.g. Fortran's 1.0D+00.
+  template <class T> T real(std::string_view what, RealSyntax syntax) {
+    skip_space();
+    T out{};
+    const char* next = parse_real(p_, end_, out, syntax);
+    if (!next || (next != end_ && !is_space(*next))) fail_expected(what, p_);
+    p_ = next;
+    return out;
+  }
   // The hot-loop form of number<std::uint64_t>: digits only, no sign.
   std::uint64_t index(std::string_view what) {
     std::uint64_t v = 0;
