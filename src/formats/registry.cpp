@@ -4,6 +4,7 @@
 
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/nastran/nastran.hpp"
+#include "formats/unv/unv.hpp"
 
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -16,6 +17,7 @@ const std::vector<Format>& formats() {
       vtu_format(),
       vtk_format(),
       nastran_format(),
+      unv_format(),
   };
   return all;
 }
