@@ -31,6 +31,7 @@ ENCODINGS = {
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
     "nastran": [{}, {"point_format": "free", "cell_format": "free"},
                 {"point_format": "fixed-small", "cell_format": "fixed-large"}],
+    "unv": [{}, {"group_dataset": 2477}],
 }
 
 
@@ -70,7 +71,15 @@ def late_nastran() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "nastran": late_nastran}
+def late_unv() -> mio.Mesh:
+    # 2411 and part of 2412 are written before the writer meets a region name it cannot put
+    # on a group's name line.
+    m = big_mesh()
+    m.regions = [mio.Region("bad\nname", "cell", np.array([0]))]
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "nastran": late_nastran, "unv": late_unv}
 
 
 def encodings(fmt):

@@ -213,7 +213,28 @@ NASTRAN = {
     "sparse element and property ids": (lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTRIA3," + n(v) + b"," + n(v) + b",1,2,3\n", 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "nastran": NASTRAN}
+# --- unv ---------------------------------------------------------------------------------
+# The counts a UNV file declares: an element's node count and a group's entity count; labels
+# may be sparse.
+UNV_NODES = (b"    -1\n  2411\n" + b"".join(n(k).rjust(10) + b"         1         1        11\n" + b"   0.0D+00   1.0D+00   2.0D+00\n"
+                                         for k in (1, 2, 3)) + b"    -1\n")
+
+
+def unv_elem(label=1, count=3, nodes=b"         1         2         3"):
+    return (b"    -1\n  2412\n" + n(label).rjust(10) + b"        91         1         1         7" + n(count).rjust(10)
+            + b"\n" + nodes + b"\n    -1\n")
+
+
+UNV = {
+    "element node count": (lambda v: UNV_NODES + unv_elem(count=v), 3),
+    "group entity count": (
+        lambda v: UNV_NODES + unv_elem() + b"    -1\n  2467\n         1         0         0         0         0         0         0"
+        + n(v).rjust(10) + b"\ng\n         8         1         0         0\n    -1\n", 1),
+    "sparse element label": (lambda v: UNV_NODES + unv_elem(label=v), 1),
+    "element node label": (lambda v: UNV_NODES + unv_elem(nodes=b"         1         2" + n(v).rjust(10)), 3),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "nastran": NASTRAN, "unv": UNV}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
