@@ -314,3 +314,9 @@ TEST(NastranRead, PropertyIdsAsMeshioNamesThem) {
   EXPECT_EQ(ints_of(ref[2]), (std::vector<std::int64_t>{4}));
   EXPECT_EQ(ints_of(ref[3]), (std::vector<std::int64_t>{4}));
 }
+
+TEST(NastranMalformed, AFileWithNoBulkDataIsNotADeck) {
+  const std::string o = outcome_of("not a mesh\n$ comment\n");
+  EXPECT_NE(o.find("no Nastran bulk data"), std::string::npos) << o;
+  EXPECT_EQ(outcome_of("BEGIN BULK\nENDDATA\n"), "mesh");  // an empty deck is a deck
+}

@@ -11,7 +11,8 @@
 // A line whose field 1 is blank or starts with '+' or '*' continues the card above; each
 // fixed line gives the card 8 (or 4) data fields, so short lines read as blank fields, and a
 // continued free-field line is padded the same way. "BEGIN BULK" is optional (whatever
-// precedes it is executive and case control, and is not read); ENDDATA ends the data.
+// precedes it is executive and case control, and is not read); ENDDATA ends the data. A file
+// with none of BEGIN BULK, ENDDATA, GRID, CORD2x or an element card is not a deck: ReadError.
 // Cards may come in any order: grid ids are resolved after the whole file is read.
 //
 // Reals take Nastran's spellings (1.5-3 is 1.5e-3, 1.+4, 1.5D+2; integers are accepted as
@@ -119,6 +120,9 @@ class Reader {
       if (!take_line(line, ls)) break;
     }
     finish_card();
+    bulk_seen_ |= !ids_.empty() || !runs_.empty() || !cords_.empty();
+    if (!bulk_seen_)
+      cur_.fail_at("no Nastran bulk data: expected BEGIN BULK, ENDDATA, GRID or element cards, found none", file_.data());
     return build();
   }
 
@@ -146,6 +150,7 @@ class Reader {
         for (char& c : rest) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (rest.find("BULK") != std::string::npos) {
           line_no_ = n;
+          bulk_seen_ = true;
           return p;
         }
       }
@@ -176,6 +181,7 @@ class Reader {
       for (char& c : name_) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       while (!name_.empty() && name_.back() == '*') name_.pop_back();
       if (name_ == "ENDDATA") {
+        bulk_seen_ = true;
         name_.clear();
         return false;
       }
@@ -552,6 +558,7 @@ class Reader {
   io::FileBytes file_;
   io::Cursor cur_;
   std::size_t line_no_ = 0;
+  bool bulk_seen_ = false;  // BEGIN BULK, ENDDATA or a card we read: the file is a deck
 
   // The card being assembled.
   std::string name_;
