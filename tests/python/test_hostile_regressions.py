@@ -27,10 +27,17 @@ def test_issue9_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path)
     assert "corn\udce9r" in [r.name for r in mio.read(out).regions]
 
 
+# Formats whose files hold no named point data (Nastran: only the GRID's CP as "nastran:ref";
+# UNV: none in 2411).
+NO_NAMED_POINT_DATA = {"nastran", "unv"}
+
+
 def test_issue9_non_utf8_data_names_round_trip(tmp_path):
     mesh = mio.Mesh(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]), [("triangle", np.array([[0, 1, 2]]))],
                     point_data={"t\udce9mp": np.arange(3.0)})
     for fmt in hostile.writable_formats():
+        if fmt in NO_NAMED_POINT_DATA:
+            continue
         out = tmp_path / ("x" + mio.formats()[fmt]["extensions"][0])
         mio.write(out, mesh, fmt)
         assert "t\udce9mp" in mio.read(out, fmt).point_data, fmt

@@ -196,3 +196,11 @@ def test_errors_name_file_and_line(tmp_path):
     p.write_text("    -1\n  2411\n         1         1         1        11\n   1.0D+00   2.0Q+00   3.0D+00\n    -1\n")
     with pytest.raises(mio.ReadError, match=r"bad\.unv: line 4 .*expected a coordinate, found '2\.0Q\+00'"):
         mio.read(p)
+
+
+def test_group_names_that_are_not_utf8_round_trip(tmp_path):
+    m = mio.Mesh(helpers.tri_mesh.points, [("triangle", helpers.tri_mesh.cells[0].data)])
+    m.regions = [mio.Region("t\udce9mp", "cell", np.array([0]), dim=2, tag=4)]
+    mio.write(tmp_path / "n.unv", m)
+    assert (tmp_path / "n.unv").read_bytes().count(b"t\xe9mp\n") == 1
+    assert [r.name for r in mio.read(tmp_path / "n.unv").regions] == ["t\udce9mp"]
