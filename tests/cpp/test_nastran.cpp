@@ -320,3 +320,10 @@ TEST(NastranMalformed, AFileWithNoBulkDataIsNotADeck) {
   EXPECT_NE(o.find("no Nastran bulk data"), std::string::npos) << o;
   EXPECT_EQ(outcome_of("BEGIN BULK\nENDDATA\n"), "mesh");  // an empty deck is a deck
 }
+
+TEST(NastranRead, OneWarningPerSkippedCardWithItsCountAndFirstLine) {
+  const auto m = read_text("PSHELL,1,1,.1\nPSHELL,2,1,.2\nMAT1,1,2.1+11,,.3\nGRID,1,,0.,0.,0.\nPSHELL,3,1,.3\n");
+  ASSERT_EQ(m.warnings.size(), 2u);
+  EXPECT_EQ(m.warnings[0], "skipped 3 PSHELL cards (the first at line 1): not mesh data");
+  EXPECT_EQ(m.warnings[1], "skipped 1 MAT1 card (the first at line 3): not mesh data");
+}

@@ -269,6 +269,11 @@ class Reader {
 
   // Counts a card not read, under its name and the reason (one warning per pair).
   void skip(std::string_view name, std::size_t line, std::string_view reason = "not mesh data") {
+    // Decks repeat one card many times (PSHELL, FORCE, ...): the last one is counted directly.
+    if (last_skip_ < skipped_.size() && skipped_[last_skip_].name == name && skipped_[last_skip_].reason == reason) {
+      ++skipped_[last_skip_].count;
+      return;
+    }
     std::string key = std::string(name) + '\n' + std::string(reason);
     auto it = skipped_index_.find(key);
     if (it == skipped_index_.end()) {
@@ -276,6 +281,7 @@ class Reader {
       skipped_.push_back({std::string(name), std::string(reason), 0, line});
     }
     ++skipped_[it->second].count;
+    last_skip_ = it->second;
   }
 
   void finish_card() {
@@ -589,6 +595,7 @@ class Reader {
 
   std::vector<Skipped> skipped_;
   std::unordered_map<std::string, std::size_t> skipped_index_;
+  std::size_t last_skip_ = 0;
   std::vector<std::string> warnings_;
 };
 
