@@ -327,3 +327,10 @@ TEST(NastranRead, OneWarningPerSkippedCardWithItsCountAndFirstLine) {
   EXPECT_EQ(m.warnings[0], "skipped 3 PSHELL cards (the first at line 1): not mesh data");
   EXPECT_EQ(m.warnings[1], "skipped 1 MAT1 card (the first at line 3): not mesh data");
 }
+
+TEST(NastranRead, IncludeIsNotFollowedAndSaysSo) {
+  const auto m = read_text("BEGIN BULK\nINCLUDE 'other.bdf'\nGRID,1,,0.,0.,0.\nENDDATA\n");
+  EXPECT_EQ(m.num_points(), 1u);
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0], "skipped 1 INCLUDE card (the first at line 2): the included file is not read");
+}

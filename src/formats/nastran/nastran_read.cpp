@@ -290,6 +290,7 @@ class Reader {
       else if (const ElementCard* ec = (last_card_ && last_card_->card == name_) ? last_card_ : find_element_card(name_)) element(*ec);
       else if (name_ == "CORD2R" || name_ == "CORD2C" || name_ == "CORD2S") cord2();
       else if (name_ == "CORD1R" || name_ == "CORD1C" || name_ == "CORD1S") cord1();
+      else if (name_ == "INCLUDE") skip(name_, card_line_, "the included file is not read");
       else skip(name_, card_line_);
     }
     name_.clear();
