@@ -125,6 +125,8 @@ def read_cases(name: str, only: str = ""):
             ("medit binary", lambda: peer_file(name, "binary.meshb", lambda m, mesh, p: m.write(p, without_point_data(m, mesh), "medit")), "medit"),
             ("su2", lambda: gmsh_export(name, "su2"), "su2"),
             ("abaqus", lambda: peer_file(name, "abaqus.inp", lambda m, mesh, p: m.abaqus.write(p, abaqus_subset(m, mesh))), "abaqus"),
+            # meshio's defaults: GRID* large-field points, small-field elements
+            ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -173,6 +175,7 @@ WRITE_CASES = [
     ("medit binary", ".meshb", "medit", {}, {}),
     ("su2 (tetrahedra only)", ".su2", "su2", {}, {}),
     ("abaqus", ".inp", "abaqus", {}, {}),
+    ("nastran", ".bdf", "nastran", {}, {}),
 ]
 
 

@@ -5,11 +5,13 @@
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
+#include "formats/nastran/nastran.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
+#include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
 
@@ -27,6 +29,8 @@ const std::vector<Format>& formats() {
       medit_format(),
       su2_format(),
       abaqus_format(),
+      nastran_format(),
+      unv_format(),
   };
   return all;
 }

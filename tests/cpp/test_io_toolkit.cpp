@@ -252,3 +252,50 @@ TEST(TextWriter, MaxWidthKeepsShortestWhenItFitsAndCutsDigitsWhenNot) {
   EXPECT_NEAR(b / -1.2345678901234567e-05, 1.0, 1e-13);
   EXPECT_NEAR(c / -1.2345678901234567e-300, 1.0, 1e-12);
 }
+
+// parse_real: the opt-in spellings (Fortran 'D' exponents, Nastran's implicit exponent)
+// and that the plain path is unchanged when they are off.
+TEST(ParseReal, OptInSpellings) {
+  auto parse = [](std::string_view s, io::RealSyntax syn, double& v) {
+    const char* e = io::parse_real(s.data(), s.data() + s.size(), v, syn);
+    return e == s.data() + s.size();
+  };
+  const io::RealSyntax nastran{false, true}, fortran{true, false}, plain{};
+  double v = 0;
+  EXPECT_TRUE(parse("1.5-3", nastran, v));
+  EXPECT_DOUBLE_EQ(v, 1.5e-3);
+  EXPECT_TRUE(parse("1.+4", nastran, v));
+  EXPECT_DOUBLE_EQ(v, 1e4);
+  EXPECT_TRUE(parse("-.7+1", nastran, v));
+  EXPECT_DOUBLE_EQ(v, -7.0);
+  EXPECT_TRUE(parse("+70.-1", nastran, v));
+  EXPECT_DOUBLE_EQ(v, 7.0);
+  EXPECT_TRUE(parse("7.E+0", nastran, v));
+  EXPECT_DOUBLE_EQ(v, 7.0);
+  EXPECT_TRUE(parse("1.25", nastran, v));
+  EXPECT_DOUBLE_EQ(v, 1.25);
+  EXPECT_TRUE(parse("1.0000000000000000D+02", fortran, v));
+  EXPECT_DOUBLE_EQ(v, 100.0);
+  EXPECT_TRUE(parse("-2.5d-1", fortran, v));
+  EXPECT_DOUBLE_EQ(v, -0.25);
+  // Not opted in: the spelling stops the number where from_chars stops.
+  EXPECT_FALSE(parse("1.5-3", plain, v));
+  EXPECT_FALSE(parse("1.5D+3", plain, v));
+  EXPECT_FALSE(parse("1.5D+3", nastran, v));
+  EXPECT_FALSE(parse("1.5-3", fortran, v));
+  // Malformed exponents are not numbers.
+  EXPECT_FALSE(parse("1.5-", nastran, v));
+  EXPECT_FALSE(parse("1.5D", fortran, v));
+  EXPECT_FALSE(parse("1.5--3", nastran, v));
+  EXPECT_FALSE(parse("1.5-3x", nastran, v));
+  EXPECT_FALSE(parse("1.5-1234567", nastran, v));
+  EXPECT_FALSE(parse("1.5-999", nastran, v));  // out of range: from_chars refuses it
+}
+
+TEST(ParseReal, CursorReadsTheOptedInSpelling) {
+  io::Cursor c(" 1.5D+02  -2.0D-01\n3.0x", "test", "f.txt");
+  const io::RealSyntax fortran{true, false};
+  EXPECT_DOUBLE_EQ(c.real<double>("x", fortran), 150.0);
+  EXPECT_DOUBLE_EQ(c.real<double>("y", fortran), -0.2);
+  EXPECT_THROW(c.real<double>("z", fortran), mpp::ReadError);
+}

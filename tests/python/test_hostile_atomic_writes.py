@@ -32,6 +32,9 @@ ENCODINGS = {
     "ply": [{}, {"binary": False}],
     "stl": [{}, {"binary": True}],
     "medit": [{}, {"float_fmt": ".3e"}],  # .meshb (chosen by the name) is covered in test_medit.py
+    "nastran": [{}, {"point_format": "free", "cell_format": "free"},
+                {"point_format": "fixed-small", "cell_format": "fixed-large"}],
+    "unv": [{}, {"group_dataset": 2477}],
 }
 
 
@@ -111,9 +114,24 @@ def late_abaqus() -> mio.Mesh:
     return m
 
 
+def late_nastran() -> mio.Mesh:
+    # GRIDs and CTRIA3s are written before the writer meets a cell type Nastran has no card for.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("line3", np.array([[0, 1, 2]]))]
+    return m
+
+
+def late_unv() -> mio.Mesh:
+    # 2411 and part of 2412 are written before the writer meets a region name it cannot put
+    # on a group's name line.
+    m = big_mesh()
+    m.regions = [mio.Region("bad\nname", "cell", np.array([0]))]
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
-                 "abaqus": late_abaqus}
+                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv}
 
 
 def encodings(fmt):

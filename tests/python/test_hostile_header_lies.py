@@ -321,7 +321,45 @@ ABAQUS = {
     "sparse element name node count": (lambda v: ABQ_NODES + b"*ELEMENT, TYPE=CPS" + n(v) + b"\n1, 1, 2, 3\n", 3),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS}
+# --- nastran ---------------------------------------------------------------------------
+# Bulk data declares no counts; what a file can lie with is the size of its ids (sparse:
+# they may read, in memory proportional to the cards) and references to grids it lacks.
+NAS_GRIDS = b"BEGIN BULK\nGRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\n"
+NASTRAN = {
+    "sparse GRID id": (lambda v: NAS_GRIDS + b"GRID," + n(v) + b",,0.,1.,0.\nCTRIA3,1,1,1,2," + n(v) + b"\nENDDATA\n", 3),
+    "element grid id": (lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTRIA3,1,1,1,2," + n(v) + b"\nENDDATA\n", 3),
+    "large-field grid id": (
+        lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTETRA* 1               1               1               2\n*       3       "
+        + b"        " + n(v) + b"\nENDDATA\n", 1),
+    "sparse CP id": (lambda v: NAS_GRIDS + b"GRID,3," + n(v) + b",0.,1.,0.\nCTRIA3,1,1,1,2,3\nENDDATA\n", 0),
+    "sparse CORD2R id": (
+        lambda v: NAS_GRIDS + b"CORD2R," + n(v) + b",0,0.,0.,0.,0.,0.,1.\n+,1.,0.,0.\nGRID,3," + n(v)
+        + b",0.,1.,0.\nCTRIA3,1,1,1,2,3\nENDDATA\n", 9),
+    "sparse element and property ids": (lambda v: NAS_GRIDS + b"GRID,3,,0.,1.,0.\nCTRIA3," + n(v) + b"," + n(v) + b",1,2,3\n", 1),
+}
+
+# --- unv ---------------------------------------------------------------------------------
+# The counts a UNV file declares: an element's node count and a group's entity count; labels
+# may be sparse.
+UNV_NODES = (b"    -1\n  2411\n" + b"".join(n(k).rjust(10) + b"         1         1        11\n" + b"   0.0D+00   1.0D+00   2.0D+00\n"
+                                         for k in (1, 2, 3)) + b"    -1\n")
+
+
+def unv_elem(label=1, count=3, nodes=b"         1         2         3"):
+    return (b"    -1\n  2412\n" + n(label).rjust(10) + b"        91         1         1         7" + n(count).rjust(10)
+            + b"\n" + nodes + b"\n    -1\n")
+
+
+UNV = {
+    "element node count": (lambda v: UNV_NODES + unv_elem(count=v), 3),
+    "group entity count": (
+        lambda v: UNV_NODES + unv_elem() + b"    -1\n  2467\n         1         0         0         0         0         0         0"
+        + n(v).rjust(10) + b"\ng\n         8         1         0         0\n    -1\n", 1),
+    "sparse element label": (lambda v: UNV_NODES + unv_elem(label=v), 1),
+    "element node label": (lambda v: UNV_NODES + unv_elem(nodes=b"         1         2" + n(v).rjust(10)), 3),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -44,6 +44,47 @@ template <class T> const char* parse_number(const char* first, const char* last,
   return r.ec == std::errc{} ? r.ptr : nullptr;
 }
 
+// Opt-in real-number spellings beyond from_chars' (fast_float's contract: strictness is
+// chosen per format, never guessed). `fortran_d`: 'D'/'d' as the exponent letter
+// (1.5D+03; Fortran output, I-DEAS Universal files). `implicit_exponent`: an exponent sign
+// straight after the mantissa means "times ten to" (1.5-3 is 1.5e-3, 1.+4 is 1e4; the
+// Nastran bulk-data real, https://nexus.hexagon.com/documentationcenter -> MSC Nastran
+// Quick Reference Guide, "Format of Bulk Data Entries").
+struct RealSyntax {
+  bool fortran_d = false;
+  bool implicit_exponent = false;
+};
+
+// parse_number for a real with the opted-in spellings: the end of the number, or nullptr.
+// The plain spelling takes the from_chars path unchanged; only a number that stops at a
+// 'D' or at an exponent sign is re-read from a small rewritten copy (at most 64 chars).
+template <class T> const char* parse_real(const char* first, const char* last, T& out, RealSyntax syntax) {
+  static_assert(std::is_floating_point_v<T>);
+  const char* end = parse_number(first, last, out);
+  if (!end || end == last) return end;
+  const char c = *end;
+  const bool d = syntax.fortran_d && (c == 'D' || c == 'd');
+  const bool sign = syntax.implicit_exponent && (c == '+' || c == '-');
+  if (!d && !sign) return end;
+  char buf[66];
+  const std::size_t mant = static_cast<std::size_t>(end - first);
+  if (mant > 40) return end;
+  std::memcpy(buf, first, mant);
+  std::size_t n = mant;
+  buf[n++] = 'e';
+  const char* q = d ? end + 1 : end;
+  // The exponent: an optional sign and at most 5 digits (from_chars does the range check).
+  if (q != last && (*q == '+' || *q == '-')) buf[n++] = *q++;
+  const char* digits = q;
+  while (q != last && static_cast<unsigned char>(*q - '0') < 10 && q - digits < 5) buf[n++] = *q++;
+  if (q == digits) return nullptr;  // "1.5D", "1.5-": an exponent without digits
+  T v{};
+  const char* r = parse_number(buf, buf + n, v);
+  if (r != buf + n) return nullptr;
+  out = v;
+  return q;
+}
+
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 // Whitespace, then up to 19 decimal digits ending at whitespace or the end of the text.
@@ -205,6 +246,15 @@ class Cursor {
     skip_space();
     T out{};
     const char* next = parse_number(p_, end_, out);
+    if (!next || (next != end_ && !is_space(*next))) fail_expected(what, p_);
+    p_ = next;
+    return out;
+  }
+  // The next real in the opted-in spellings (parse_real), e.g. Fortran's 1.0D+00.
+  template <class T> T real(std::string_view what, RealSyntax syntax) {
+    skip_space();
+    T out{};
+    const char* next = parse_real(p_, end_, out, syntax);
     if (!next || (next != end_ && !is_space(*next))) fail_expected(what, p_);
     p_ = next;
     return out;

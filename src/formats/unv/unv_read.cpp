@@ -1,0 +1,334 @@
+// meshio++ I-DEAS Universal reader.
+// Spec: the I-DEAS Universal File Datasets Summary, datasets 2411, 2412, 2467, 2477 (see unv.hpp).
+//
+// A file is a run of datasets, each opened by a line "    -1", then its number (columns 1-6),
+// and closed by "    -1". 2411: per node a record of 4 integers (label, export and
+// displacement coordinate systems, colour) and one of 3 double-precision coordinates
+// (FORTRAN 1P3D25.16: 'D' exponents). 2412: per element a record of 6 integers (label, FE
+// descriptor id, physical property, material, colour, node count), for beam elements a record
+// of 3 integers (orientation node, cross sections), then the node labels 8 a line. 2467 and
+// 2477 (permanent groups): per group a record of 8 integers (number, 6 active set numbers,
+// entity count), its name, then 4 integers per entity (type code, tag, 2 more), 2 a line:
+// type 7 entities are nodes, type 8 elements. Records are read as whitespace-separated
+// numbers, as gmsh reads them.
+//
+// Every other dataset (units 164, coordinate systems 2420, results, ...) is skipped up to its
+// closing "-1", with one warning per dataset number giving its first line and count; so is an
+// element whose FE descriptor id or node count has no meshio type here, and group entities of
+// other types. Data: cell_data "unv:physical_property" and "unv:material" (the 2412 table
+// numbers); groups become regions named as the group, tag = group number: its elements a cell
+// region (dim = their dimension when they share one), its nodes a point region. Blocks are
+// runs of consecutive elements of one type, in file order, so an element's global cell index
+// is its position among the elements read.
+//
+// Safe for untrusted input: nothing is allocated from a declared count (arrays grow with the
+// records actually present), every number is bounded by the end of the text, and a node or
+// element label is resolved after the whole file is read.
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+#include "core/io/cursor.hpp"
+#include "core/io/file.hpp"
+#include "core/label_map.hpp"
+#include "formats/unv/unv_internal.hpp"
+#include "meshioplusplus/cell_types.hpp"
+
+namespace meshioplusplus::unv {
+
+namespace {
+
+constexpr io::RealSyntax kFortran{true, false};
+
+struct Slot {
+  std::string_view type;
+  int nodes = 0;
+  std::vector<std::int64_t> labels;  // node labels, VTK order
+  std::vector<std::size_t> offsets;  // byte offset of each element's record (for errors)
+};
+
+struct Run {
+  std::size_t slot, first, count;
+};
+
+struct Group {
+  std::string name;
+  std::int64_t number = 0;
+  std::size_t line = 0;
+  std::vector<std::int64_t> nodes, elements;
+};
+
+struct Skipped {
+  std::string what, reason;
+  std::size_t count = 0, first_line = 0;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : file_(path, "unv"), cur_(file_.text(), "unv", path), line_pos_(cur_.begin()) {}
+
+  Mesh read() {
+    for (;;) {
+      const std::string_view l = cur_.nonblank_line();
+      if (l.empty() && cur_.at_end()) break;
+      if (l != "-1") cur_.fail_at(expected_found("'    -1' opening a dataset", l), l.data());
+      const char* at = cur_.ptr();
+      const std::string_view head = cur_.nonblank_line();
+      std::int64_t number = 0;
+      const char* e = head.empty() ? nullptr : io::parse_number(head.data(), head.data() + std::min<std::size_t>(head.size(), 6), number);
+      if (!e || (e != head.data() + head.size() && !io::is_space(*e) && !std::isalpha(static_cast<unsigned char>(*e))))
+        cur_.fail_at(expected_found("a dataset number", head), head.empty() ? at : head.data());
+      if (number == 2411) nodes();
+      else if (number == 2412) elements();
+      else if (number == 2467 || number == 2477) groups(number);
+      else skip_dataset(number, at);
+    }
+    return build();
+  }
+
+ private:
+  // --- datasets ----------------------------------------------------------------------------
+  // True (and consumed) when the next non-blank line closes the dataset; false at its records.
+  bool closed(const char* opened, std::int64_t number) {
+    const char* save = cur_.ptr();
+    const std::string_view l = cur_.nonblank_line();
+    if (l == "-1") return true;
+    if (l.empty() && cur_.at_end())
+      cur_.fail_at("dataset " + std::to_string(number) + " is not closed by '    -1' (the file is cut short)", opened);
+    cur_.seek(static_cast<std::size_t>(save - cur_.begin()));
+    return false;
+  }
+
+  void skip_dataset(std::int64_t number, const char* at) {
+    for (;;) {
+      const std::string_view l = cur_.nonblank_line();
+      if (l == "-1") break;
+      if (l.empty() && cur_.at_end())
+        cur_.fail_at("dataset " + std::to_string(number) + " is not closed by '    -1' (the file is cut short)", at);
+    }
+    skip("dataset " + std::to_string(number), at, "not mesh data");
+  }
+
+  void nodes() {
+    const char* opened = cur_.ptr();
+    while (!closed(opened, 2411)) {
+      ids_.push_back(label("node label"));
+      for (int k = 0; k < 3; ++k) cur_.number<std::int64_t>("a coordinate system or colour number");
+      for (int k = 0; k < 3; ++k) xyz_.push_back(cur_.real<double>("a coordinate", kFortran));
+    }
+  }
+
+  void elements() {
+    const char* opened = cur_.ptr();
+    while (!closed(opened, 2412)) {
+      cur_.skip_space();
+      const char* at = cur_.ptr();
+      const std::int64_t elabel = label("element label");
+      const std::int64_t fe = cur_.number<std::int64_t>("an FE descriptor id");
+      const std::int64_t prop = cur_.number<std::int64_t>("a physical property table number");
+      const std::int64_t mat = cur_.number<std::int64_t>("a material property table number");
+      cur_.number<std::int64_t>("a colour number");
+      const std::int64_t n = cur_.number<std::int64_t>("a node count");
+      if (n < 1) cur_.fail_at(expected_found("a node count >= 1", std::to_string(n)), at);
+      if (fe >= 0 && fe < (1 << 20) && is_beam(static_cast<int>(fe)))
+        for (int k = 0; k < 3; ++k) cur_.number<std::int64_t>("a beam orientation node or cross section number");
+      const UnvElement* el = (fe > 0 && fe < (1 << 20) && n <= 64) ? find_element(static_cast<int>(fe), static_cast<int>(n)) : nullptr;
+      if (!el) {
+        for (std::int64_t k = 0; k < n; ++k) label("a node label");
+        skip("element with FE descriptor id " + std::to_string(fe) + " and " + std::to_string(n) + " nodes", at,
+             "no meshio type, not read");
+        continue;
+      }
+      std::int64_t raw[20];
+      for (int k = 0; k < el->nodes; ++k) raw[k] = label("a node label");
+      Slot& s = slot(el->type, el->nodes);
+      for (int k = 0; k < el->nodes; ++k) s.labels.push_back(raw[el->perm ? el->perm[k] : k]);
+      s.offsets.push_back(static_cast<std::size_t>(at - cur_.begin()));
+      const std::size_t si = static_cast<std::size_t>(&s - slots_.data());
+      const std::size_t row = s.offsets.size() - 1;
+      if (runs_.empty() || runs_.back().slot != si) runs_.push_back({si, row, 0});
+      ++runs_.back().count;
+      elabels_.push_back(elabel);
+      props_.push_back(prop);
+      mats_.push_back(mat);
+    }
+  }
+
+  void groups(std::int64_t number) {
+    const char* opened = cur_.ptr();
+    while (!closed(opened, number)) {
+      cur_.skip_space();
+      const char* at = cur_.ptr();
+      Group g;
+      g.number = cur_.number<std::int64_t>("a group number");
+      for (int k = 0; k < 6; ++k) cur_.number<std::int64_t>("an active set number");
+      const std::int64_t count = cur_.number<std::int64_t>("an entity count");
+      if (count < 0) cur_.fail_at(expected_found("an entity count >= 0", std::to_string(count)), at);
+      cur_.line();  // the rest of record 1
+      if (cur_.at_end()) cur_.fail("truncated group: expected its name");
+      g.name = std::string(io::Cursor::trim(cur_.line()));
+      g.line = line_at(at);
+      for (std::int64_t k = 0; k < count; ++k) {
+        const std::int64_t type = cur_.number<std::int64_t>("an entity type code");
+        const std::int64_t tag = cur_.number<std::int64_t>("an entity tag");
+        cur_.number<std::int64_t>("an entity node leaf id");
+        cur_.number<std::int64_t>("an entity component id");
+        if (type == 7) g.nodes.push_back(tag);
+        else if (type == 8) g.elements.push_back(tag);
+        else skip("group entity of type " + std::to_string(type), at, "only nodes (7) and elements (8) are read");
+      }
+      groups_.push_back(std::move(g));
+    }
+  }
+
+  std::int64_t label(const char* what) {
+    const std::uint64_t v = cur_.index(what);
+    if (v > static_cast<std::uint64_t>(INT64_MAX)) cur_.fail_expected(what);
+    return static_cast<std::int64_t>(v);
+  }
+
+  Slot& slot(std::string_view type, int nodes) {
+    if (last_slot_ < slots_.size() && slots_[last_slot_].type == type) return slots_[last_slot_];
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+      if (slots_[i].type == type) return slots_[last_slot_ = i];
+    slots_.push_back({});
+    slots_.back().type = type;
+    slots_.back().nodes = nodes;
+    last_slot_ = slots_.size() - 1;
+    return slots_.back();
+  }
+
+  // The line of `at`, counted on from the last position asked (warnings come in file order,
+  // so the whole file is counted once).
+  std::size_t line_at(const char* at) {
+    if (at < line_pos_) line_pos_ = cur_.begin(), line_ = 1;
+    for (; line_pos_ < at; ++line_pos_) line_ += (*line_pos_ == '\n');
+    return line_;
+  }
+
+  void skip(const std::string& what, const char* at, const char* reason) {
+    auto it = skipped_index_.find(what);
+    if (it == skipped_index_.end()) {
+      it = skipped_index_.emplace(what, skipped_.size()).first;
+      skipped_.push_back({what, reason, 0, line_at(at)});
+    }
+    ++skipped_[it->second].count;
+  }
+
+  // --- the mesh ----------------------------------------------------------------------------
+  Mesh build() {
+    Mesh mesh;
+    const std::size_t n = ids_.size();
+    mesh.points = NDArray::uninit(DType::float64, {n, 3});
+    if (n) std::memcpy(mesh.points.raw(), xyz_.data(), n * 3 * sizeof(double));
+    LabelMap nodes;
+    const auto dup = nodes.build(ids_);
+    std::vector<std::string> warnings;
+    if (dup.duplicates)
+      warnings.push_back(std::to_string(dup.duplicates) + " node label(s) are defined more than once (node " +
+                         std::to_string(dup.first_duplicate) + ", for one); elements use the last definition");
+
+    std::vector<NDArray> props, mats;
+    std::size_t global = 0;
+    for (const Run& r : runs_) {
+      const Slot& s = slots_[r.slot];
+      const std::size_t k = static_cast<std::size_t>(s.nodes);
+      NDArray conn = NDArray::uninit(DType::int64, {r.count, k});
+      std::int64_t* out = conn.data<std::int64_t>();
+      const std::int64_t* in = s.labels.data() + r.first * k;
+      for (std::size_t e = 0; e < r.count * k; ++e) {
+        const std::int64_t pos = nodes.find(in[e]);
+        if (pos < 0)
+          cur_.fail_at("element refers to node " + std::to_string(in[e]) + ", which dataset 2411 does not define",
+                       cur_.begin() + s.offsets[r.first + e / k]);
+        out[e] = pos;
+      }
+      mesh.cells.push_back(CellBlock::rectangular(std::string(s.type), std::move(conn)));
+      props.push_back(NDArray::from_vector(std::vector<std::int64_t>(props_.begin() + static_cast<std::ptrdiff_t>(global),
+                                                                     props_.begin() + static_cast<std::ptrdiff_t>(global + r.count))));
+      mats.push_back(NDArray::from_vector(std::vector<std::int64_t>(mats_.begin() + static_cast<std::ptrdiff_t>(global),
+                                                                    mats_.begin() + static_cast<std::ptrdiff_t>(global + r.count))));
+      global += r.count;
+    }
+    if (!runs_.empty()) {
+      mesh.cell_data["unv:physical_property"] = std::move(props);
+      mesh.cell_data["unv:material"] = std::move(mats);
+    }
+
+    // Groups: cell regions over the elements read (global index = position among them).
+    std::vector<int> cell_dim;
+    for (const Run& r : runs_) cell_dim.insert(cell_dim.end(), r.count, cell_type(slots_[r.slot].type).dim);
+    LabelMap elements;
+    elements.build(elabels_);
+    for (const Group& g : groups_) {
+      std::vector<std::int64_t> cells, points;
+      std::size_t missing = 0;
+      int dim = -2;
+      for (std::int64_t l : g.elements) {
+        const std::int64_t c = elements.find(l);
+        if (c < 0) {
+          ++missing;
+          continue;
+        }
+        cells.push_back(c);
+        const int d = cell_dim[static_cast<std::size_t>(c)];
+        dim = dim == -2 ? d : (dim == d ? d : -1);
+      }
+      for (std::int64_t l : g.nodes) {
+        const std::int64_t p = nodes.find(l);
+        if (p < 0) ++missing;
+        else points.push_back(p);
+      }
+      if (missing)
+        warnings.push_back("group '" + g.name + "' (line " + std::to_string(g.line) + ") refers to " + std::to_string(missing) +
+                           " nodes or elements that were not read; they are left out");
+      const int tag = g.number >= INT32_MIN && g.number <= INT32_MAX ? static_cast<int>(g.number) : -1;
+      if (!g.elements.empty() || g.nodes.empty()) {
+        Region r{g.name, RegionKind::cell, dim < 0 ? -1 : dim, tag, NDArray::from_vector(cells)};
+        r.canonicalize();
+        mesh.regions.push_back(std::move(r));
+      }
+      if (!g.nodes.empty()) {
+        Region r{g.name, RegionKind::point, -1, tag, NDArray::from_vector(points)};
+        r.canonicalize();
+        mesh.regions.push_back(std::move(r));
+      }
+    }
+
+    std::vector<std::string> out;
+    for (const Skipped& s : skipped_)
+      out.push_back("skipped " + s.what + " (" + std::to_string(s.count) + (s.count == 1 ? " time" : " times") + ", the first at line " +
+                    std::to_string(s.first_line) + "): " + s.reason);
+    out.insert(out.end(), warnings.begin(), warnings.end());
+    mesh.warnings = std::move(out);
+    return mesh;
+  }
+
+  io::FileBytes file_;
+  io::Cursor cur_;
+  const char* line_pos_ = nullptr;
+  std::size_t line_ = 1;
+
+  std::vector<std::int64_t> ids_;
+  std::vector<double> xyz_;
+  std::vector<Slot> slots_;
+  std::size_t last_slot_ = 0;
+  std::vector<Run> runs_;
+  std::vector<std::int64_t> elabels_, props_, mats_;
+  std::vector<Group> groups_;
+  std::vector<Skipped> skipped_;
+  std::unordered_map<std::string, std::size_t> skipped_index_;
+};
+
+}  // namespace
+
+Mesh read_unv(const std::string& path, const Options& options) {
+  OptionReader opts(options, "unv");
+  opts.finish();
+  return Reader(path).read();
+}
+
+}  // namespace meshioplusplus::unv
