@@ -153,12 +153,18 @@ def test_higher_order_cells_use_vtk_ids_and_lagrange_beyond_them():
     assert _interop.vtk_cell_type("triangle10") == 69 and _interop.vtk_cell_type("tetra20") == 71
     assert _interop.vtk_cell_type("no such cell") == -1
     # every type with a VTK id reads back as itself (one cell, nodes 0..k-1)
-    for name, (k, _, _) in mio._core.cell_types().items():
+    # (k == 0: the VTK_LAGRANGE_* names, whose node count is the block's own)
+    types = mio._core.cell_types()
+    for name, (k, _, _) in types.items():
         vid = _interop.vtk_cell_type(name)
-        if vid < 0 or k < 0:
+        if vid < 0 or k <= 0:
             continue
         got = mio._core.vtk_blocks_from_cells(np.array([vid], np.uint8), np.array([0, k]), np.arange(k), None, None, k)
         assert [b[0] for b in got["blocks"]] == [name] and not got["dropped"]
+    # a Lagrange cell whose node count has no fixed name keeps VTK's Lagrange name
+    k = next(n for n in range(12, 200) if f"line{n}" not in types)
+    got = mio._core.vtk_blocks_from_cells(np.array([68], np.uint8), np.array([0, k]), np.arange(k), None, None, k)
+    assert [(b[0], b[1].shape) for b in got["blocks"]] == [("VTK_LAGRANGE_CURVE", (1, k))] and not got["dropped"]
 
 
 def polyhedron_mesh():

@@ -288,5 +288,7 @@ def test_ragged_polygons_cross_the_boundary_as_their_rows_and_are_gathered_in_cp
     mio._core.validate(m._core_parts())
     path = tmp_path / "poly.vtu"
     mio.write(path, m)
-    back = mio.read(path)
+    back = mio.read(path, ragged=True)  # our compact form, on request
     assert [list(r) for r in back.cells[0].data] == [[0, 1, 2], [0, 1, 2, 3]]
+    shaped = mio.read(path)  # meshio's shape: one rectangular block per node count
+    assert [(b.type, b.data.tolist()) for b in shaped.cells] == [("polygon", [[0, 1, 2]]), ("polygon", [[0, 1, 2, 3]])]
