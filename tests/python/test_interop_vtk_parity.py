@@ -61,17 +61,8 @@ def vtk_read(path):
     return reader.GetOutput()
 
 
-# VTK's XML reader renumbers the nodes of VTK_LAGRANGE_HEXAHEDRON cells in files whose
-# VTKFile version is below 2.2 (VTK 9.1 changed that cell's node order and converts older
-# files); the VTU writer declares version 1.0 while writing the current order, so VTK reads
-# another cell than the one meant. A bug of the VTU writer, not of to_vtk: strict, so the
-# fix shows up here as an unexpected pass.
-VTU_VERSION_BUG = pytest.mark.xfail(strict=True, reason="VTU writer declares VTKFile version 1.0 for current-order Lagrange hexahedra")
-
-
 def _case(name, make):
-    lagrange_hex = name != "hexahedron" and _interop.vtk_cell_type(name) == 72
-    return pytest.param(name, make, id=name, marks=[VTU_VERSION_BUG] if lagrange_hex else [])
+    return pytest.param(name, make, id=name)
 
 
 MESHES = [_case(name, lambda name=name: fixed_mesh(name)) for name in FIXED] + [

@@ -209,3 +209,17 @@ def test_byte_identical_across_threads(tmp_path):
         mio.write(tmp_path / f"t{t}.vtu", mesh, threads=t)
         outs.append((tmp_path / f"t{t}.vtu").read_bytes())
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_version_attribute_is_2_2_only_for_current_order_lagrange_hexahedra(tmp_path):
+    # VTK 9.1 converts VTK_LAGRANGE_HEXAHEDRON nodes from the pre-2.2 order; we write the
+    # current order, so such files say 2.2 (as VTK's writer does); others say 1.0, which
+    # meshio 5 reads too.
+    import meshio
+
+    hex64 = mio.Mesh(np.random.default_rng(0).random((64, 3)), [("hexahedron64", np.arange(64)[None, :])])
+    mio.write(tmp_path / "h.vtu", hex64)
+    assert b'version="2.2"' in (tmp_path / "h.vtu").read_bytes()[:200]
+    mio.write(tmp_path / "t.vtu", helpers.tet_mesh)
+    assert b'version="1.0"' in (tmp_path / "t.vtu").read_bytes()[:200]
+    assert len(meshio.read(tmp_path / "t.vtu").cells[0]) == len(helpers.tet_mesh.cells[0])

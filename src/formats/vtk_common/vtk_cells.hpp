@@ -20,6 +20,7 @@ namespace meshioplusplus::vtk {
 
 inline constexpr int kPolygon = 7;
 inline constexpr int kPolyhedron = 42;
+inline constexpr int kLagrangeHexahedron = 72;
 
 struct VtkWriteType {
   int id = -1;                 // VTK cell type id

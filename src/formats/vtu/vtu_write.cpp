@@ -26,6 +26,7 @@
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
+#include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtu/vtu_internal.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/mesh_ops.hpp"
@@ -84,12 +85,22 @@ class Writer {
       : path_(path), mesh_(mesh), mode_(mode), compress_(compress), header_bytes_(header_bytes), level_(level), threads_(threads), ff_(ff),
         compressor_(compressor) {}
 
+  // VTK 9.1 changed the node order of high-order VTK_LAGRANGE_HEXAHEDRON cells and
+  // converts files whose VTKFile version is below 2.2 from the old order; the tables write
+  // the current order, so such a file must say 2.2, as VTK's own writer does. Every other
+  // file says 1.0, which meshio 5 also reads (it refuses 2.2).
+  const char* file_version() const {
+    for (const CellBlock& b : mesh_.cells)
+      if (vtk::vtk_type_for(b.type).id == vtk::kLagrangeHexahedron && b.nodes_per_cell() > 8) return "2.2";
+    return "1.0";
+  }
+
   void write() {
     collect();
     if (compress_ && mode_ != Mode::ascii) compress_all();
     io::AtomicFile file(path_, "vtu");
     io::TextWriter w(file);
-    w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"");
+    w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"").str(file_version()).str("\" byte_order=\"");
     w.str(io::host_is_little_endian() ? "LittleEndian" : "BigEndian");
     w.str("\" header_type=\"").str(header_bytes_ == 8 ? "UInt64" : "UInt32").str("\"");
     if (compress_ && mode_ != Mode::ascii) w.str(" compressor=\"").str(codec::compressor_vtk_name(compressor_)).str("\"");
