@@ -4,7 +4,7 @@
 // cannot be mapped) so parsers work in place on the bytes. AtomicFile writes to a
 // temporary file in the target's folder and renames it over the target on commit(); if
 // the writer throws before commit(), the temporary file is removed and an existing file at
-// the target path is untouched.
+// the target path is untouched. Libraries that write by path write to temp_path() instead.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +46,9 @@ class AtomicFile {
   // Flushes, closes and renames over the target; throws WriteError on failure.
   void commit();
   const std::string& path() const { return path_; }
+  // The temporary file (already created, empty): a library that writes by path (netCDF,
+  // HDF5) creates its file here, closes it, then the caller commit()s.
+  const std::string& temp_path() const { return tmp_path_; }
 
  private:
   std::string path_;
