@@ -2,6 +2,7 @@
 // `Format <name>_format()` from its own header.
 #include "meshioplusplus/format.hpp"
 
+#include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 
 #include "formats/vtk/vtk.hpp"
@@ -12,6 +13,7 @@ namespace meshioplusplus {
 const std::vector<Format>& formats() {
   static const std::vector<Format> all = {
       gmsh_format(),
+      exodus_format(),
       vtu_format(),
       vtk_format(),
   };
