@@ -273,13 +273,14 @@ class Writer {
     if (!globals_.empty()) {
       const int d = def_dim("num_glo_var", globals_.size());
       v_name_glo_ = def_var("name_glo_var", NC_CHAR, {d, d_len_name});
-      v_glo_ = def_var("vals_glo_var", real, {d_time, d});
+      v_glo_ = def_var("vals_glo_var", NC_DOUBLE, {d_time, d});
     }
     if (!nodal_.empty() && nn > 0) {
       const int d = def_dim("num_nod_var", nodal_.size());
       v_name_nod_ = def_var("name_nod_var", NC_CHAR, {d, d_len_name});
       for (std::size_t k = 0; k < nodal_.size(); ++k)
-        v_nod_.push_back(def_var("vals_nod_var" + std::to_string(k + 1), real, {d_time, d_nodes}, true));
+        v_nod_.push_back(def_var("vals_nod_var" + std::to_string(k + 1),
+                                 real_type(mesh_.point_data.at(nodal_[k].source).dtype()), {d_time, d_nodes}, true));
     }
     if (!element_.empty() && nblk > 0) {
       const int d = def_dim("num_elem_var", element_.size());
@@ -289,10 +290,13 @@ class Writer {
       v_elem_.assign(element_.size(), std::vector<int>(nblk, -1));
       for (std::size_t v = 0; v < element_.size(); ++v)
         for (std::size_t b = 0; b < nblk; ++b)
-          v_elem_[v][b] = def_var("vals_elem_var" + std::to_string(v + 1) + "eb" + std::to_string(b + 1), real,
-                                  {d_time, block_dims_[b]}, true);
+          v_elem_[v][b] = def_var("vals_elem_var" + std::to_string(v + 1) + "eb" + std::to_string(b + 1),
+                                  real_type(mesh_.cell_data.at(element_[v].source)[b].dtype()), {d_time, block_dims_[b]}, true);
     }
   }
+
+  // Exodus variables are floating point: float32 data stays float32, the rest is double.
+  static nc_type real_type(DType d) { return d == DType::float32 ? NC_FLOAT : NC_DOUBLE; }
 
   int def_dim_id(const char* name) const {
     int d = -1;
