@@ -79,7 +79,10 @@ std::string region_text(const mpp::Region& r) {
   s += '/';
   s += std::to_string(r.tag);
   s += ':';
-  for (std::size_t i = 0; i < r.entries.size(); ++i) s += " " + std::to_string(r.entries.value_as_int64(i));
+  for (std::size_t i = 0; i < r.entries.size(); ++i) {
+    s += ' ';
+    s += std::to_string(r.entries.value_as_int64(i));
+  }
   return s;
 }
 
