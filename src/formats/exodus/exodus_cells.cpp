@@ -7,7 +7,9 @@
 // vertical (Exodus: bottom, vertical, top), and the 27-node hexahedron puts its centre node
 // first; vtkExodusIIReader applies the same permutations. Side numbering is computed by
 // matching each Exodus side's corner nodes with the core's facet table, so the facet
-// numbering is written once (core/cell_types.cpp).
+// numbering is written once (core/cell_types.cpp). The edges of a 2-D element in a 3-D
+// file (a shell) are its sides 3.. (sides 1 and 2 are its faces); reader and writer add
+// that offset.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -76,13 +78,13 @@ const std::vector<ElementType>& table() {
         {"TRUSS3", "line3", &identity, &kNone},
         {"TRI3", "triangle", &identity, &kTriSides}, {"TRI", "triangle", &identity, &kTriSides},
         {"TRIANGLE", "triangle", &identity, &kTriSides},
-        {"TRISHELL", "triangle", &identity, &kNone}, {"TRISHELL3", "triangle", &identity, &kNone},
-        {"TRI6", "triangle6", &identity, &kTriSides}, {"TRISHELL6", "triangle6", &identity, &kNone},
+        {"TRISHELL", "triangle", &identity, &kTriSides}, {"TRISHELL3", "triangle", &identity, &kTriSides},
+        {"TRI6", "triangle6", &identity, &kTriSides}, {"TRISHELL6", "triangle6", &identity, &kTriSides},
         {"TRI7", "triangle7", &identity, &kTriSides},
         {"QUAD4", "quad", &identity, &kQuadSides}, {"QUAD", "quad", &identity, &kQuadSides},
-        {"SHELL", "quad", &identity, &kNone}, {"SHELL4", "quad", &identity, &kNone},
-        {"QUAD8", "quad8", &identity, &kQuadSides}, {"SHELL8", "quad8", &identity, &kNone},
-        {"QUAD9", "quad9", &identity, &kQuadSides}, {"SHELL9", "quad9", &identity, &kNone},
+        {"SHELL", "quad", &identity, &kQuadSides}, {"SHELL4", "quad", &identity, &kQuadSides},
+        {"QUAD8", "quad8", &identity, &kQuadSides}, {"SHELL8", "quad8", &identity, &kQuadSides},
+        {"QUAD9", "quad9", &identity, &kQuadSides}, {"SHELL9", "quad9", &identity, &kQuadSides},
         {"TETRA", "tetra", &identity, &kTetSides}, {"TETRA4", "tetra", &identity, &kTetSides},
         {"TET4", "tetra", &identity, &kTetSides}, {"TET", "tetra", &identity, &kTetSides},
         {"TETRA10", "tetra10", &identity, &kTetSides}, {"TET10", "tetra10", &identity, &kTetSides},

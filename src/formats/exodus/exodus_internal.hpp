@@ -22,7 +22,8 @@ struct ElementType {
   // nodes of hexahedra and quadratic wedges differently from VTK (which meshio++ follows).
   std::vector<int> to_ours;
   // side_to_facet[s-1] = our facet (cell_facets numbering) of Exodus side s; empty when
-  // the type has no side set numbering meshio++ can represent (beams, shells, spheres).
+  // the type has no side set numbering meshio++ can represent (beams, spheres). The edges
+  // of a 2-D element in a 3-D file are numbered from 3: callers add that offset.
   std::vector<int> side_to_facet;
 };
 

@@ -22,6 +22,9 @@
 // data uncompressed; netCDF-4 is allowed deflate's maximum ratio); every index is checked
 // against the node, element and side counts; every failure is a ReadError naming the file
 // and the variable.
+// Compiled only with netCDF-C (MESHIOPP_HAVE_NETCDF); exodus.cpp says which package is missing.
+#ifdef MESHIOPP_HAVE_NETCDF
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -279,7 +282,7 @@ class Reader {
 
  private:
   void read_points() {
-    const std::size_t num_dim = f_.dim_or_zero("num_dim");
+    const std::size_t num_dim = num_dim_ = f_.dim_or_zero("num_dim");
     if (num_dim < 1 || num_dim > 3)
       f_.fail("dimension num_dim: " + expected_found("1, 2 or 3", std::to_string(num_dim)));
     const std::size_t dim = std::max<std::size_t>(num_dim, 2);  // meshio++ points are 2-D or 3-D
@@ -468,7 +471,7 @@ class Reader {
       const std::string ev = "elem_ss" + std::to_string(k + 1), sv = "side_ss" + std::to_string(k + 1);
       if (!f_.var(ev) && f_.dim_or_zero("num_side_ss" + std::to_string(k + 1)) == 0) continue;
       NDArray elems = indices(ev, num_elem, "side set " + std::to_string(k + 1));
-      NDArray sides = indices(sv, 6, "side set " + std::to_string(k + 1));
+      NDArray sides = indices(sv, 6, "side set " + std::to_string(k + 1));  // no topology has more
       if (sides.size() != elems.size())
         f_.fail("variable " + sv + ": " + expected_found(std::to_string(elems.size()) + " sides (as " + ev + ")",
                                                          std::to_string(sides.size())));
@@ -481,17 +484,18 @@ class Reader {
       for (std::size_t i = 0; i < m && representable; ++i) {
         const auto b = static_cast<std::size_t>(std::upper_bound(bases_.begin(), bases_.end(), e[i]) - bases_.begin() - 1);
         const auto& map = block_types_[b]->side_to_facet;
-        if (map.empty()) {
-          representable = false;  // beams, shells, spheres: no facet numbering to map to
+        const std::int64_t offset = shell_side_offset(b);
+        if (map.empty() || s[i] < offset) {
+          representable = false;  // beams, spheres, the faces of shells: no facet to map to
           break;
         }
-        if (s[i] >= static_cast<std::int64_t>(map.size()))
+        if (s[i] - offset >= static_cast<std::int64_t>(map.size()))
           f_.fail("variable " + sv + ": entry " + std::to_string(i + 1) + " " +
-                  expected_found("a side in 1.." + std::to_string(map.size()) + " for " +
-                                     std::string(block_types_[b]->exodus),
+                  expected_found("a side in 1.." + std::to_string(map.size() + static_cast<std::size_t>(offset)) +
+                                     " for " + std::string(block_types_[b]->exodus),
                                  std::to_string(s[i] + 1)));
         out[2 * i] = e[i];
-        out[2 * i + 1] = map[static_cast<std::size_t>(s[i])];
+        out[2 * i + 1] = map[static_cast<std::size_t>(s[i] - offset)];
       }
       if (!representable) continue;
       Region r;
@@ -503,6 +507,12 @@ class Reader {
       r.canonicalize();
       mesh_.regions.push_back(std::move(r));
     }
+  }
+
+  // In a 3-D file a 2-D element is a shell: its sides 1 and 2 are its two faces and its
+  // edges are numbered from 3 (vtkExodusIIReader reads them so).
+  std::int64_t shell_side_offset(std::size_t block) const {
+    return num_dim_ == 3 && cell_type(block_types_[block]->meshio).dim == 2 ? 2 : 0;
   }
 
   void read_time_and_variables() {
@@ -680,7 +690,7 @@ class Reader {
   File f_;
   long long step_option_ = 0;
   std::size_t step_ = 0;
-  std::size_t num_nodes_ = 0;
+  std::size_t num_nodes_ = 0, num_dim_ = 0;
   Mesh mesh_;
   std::vector<std::int64_t> block_of_exodus_;
   std::vector<const ElementType*> block_types_;
@@ -697,3 +707,5 @@ Mesh read_exodus(const std::string& path, const Options& options) {
 }
 
 }  // namespace meshioplusplus::exodus
+
+#endif  // MESHIOPP_HAVE_NETCDF

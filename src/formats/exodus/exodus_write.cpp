@@ -19,6 +19,9 @@
 //
 // Atomic: netCDF writes by path, so the file is created at io::AtomicFile's temporary path
 // beside the target and renamed over it only when nc_close succeeded.
+// Compiled only with netCDF-C (MESHIOPP_HAVE_NETCDF); exodus.cpp says which package is missing.
+#ifdef MESHIOPP_HAVE_NETCDF
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -49,11 +52,11 @@ class Writer {
     const std::string compression = opts.get_string("compression", "");
     level_ = static_cast<int>(opts.get_int("compression_opts", 4));
     opts.finish();
-    if (fmt == "NETCDF4") mode_ = NC_NETCDF4;
-    else if (fmt == "NETCDF4_CLASSIC") mode_ = NC_NETCDF4 | NC_CLASSIC_MODEL;
-    else if (fmt == "NETCDF3_64BIT_OFFSET" || fmt == "NETCDF3_64BIT") mode_ = NC_64BIT_OFFSET;
-    else if (fmt == "NETCDF3_64BIT_DATA") mode_ = NC_64BIT_DATA;
-    else if (fmt == "NETCDF3_CLASSIC") mode_ = 0;
+    if (fmt == "NETCDF4") mode_ = NC_NETCDF4, default_format_ = NC_FORMAT_NETCDF4;
+    else if (fmt == "NETCDF4_CLASSIC") mode_ = NC_NETCDF4 | NC_CLASSIC_MODEL, default_format_ = NC_FORMAT_NETCDF4_CLASSIC;
+    else if (fmt == "NETCDF3_64BIT_OFFSET" || fmt == "NETCDF3_64BIT") mode_ = NC_64BIT_OFFSET, default_format_ = NC_FORMAT_64BIT_OFFSET;
+    else if (fmt == "NETCDF3_64BIT_DATA") mode_ = NC_64BIT_DATA, default_format_ = NC_FORMAT_64BIT_DATA;
+    else if (fmt == "NETCDF3_CLASSIC") mode_ = 0, default_format_ = NC_FORMAT_CLASSIC;
     else
       throw std::invalid_argument("exodus: netcdf_format " +
                                   expected_found("NETCDF4, NETCDF4_CLASSIC, NETCDF3_64BIT_OFFSET, NETCDF3_64BIT_DATA or NETCDF3_CLASSIC", fmt));
@@ -69,7 +72,14 @@ class Writer {
 
   void write() {
     io::AtomicFile file(path_, "exodus");
-    check(nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_), "cannot create the netCDF file");
+    // The flavour comes from the mode flags and, for the classic ones, from the process-wide
+    // default format, which other netCDF users (the Exodus library among them) may change:
+    // set it for this call and put it back.
+    int old_default = 0;
+    nc_set_default_format(default_format_, &old_default);
+    const int created = nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_);
+    nc_set_default_format(old_default, nullptr);
+    check(created, "cannot create the netCDF file");
     try {
       check(nc_set_fill(id_, NC_NOFILL, nullptr), "nc_set_fill");
       define();
@@ -510,7 +520,9 @@ class Writer {
           fail("side region '" + r.name + "': cell " + std::to_string(cell) + " (" + mesh_.cells[b].type + ") facet " +
                std::to_string(facet) + " has no Exodus side number");
         elems[i] = cell + 1;
-        sides[i] = (side - map.begin()) + 1;
+        // In a 3-D file a 2-D element is a shell whose edges are sides 3.. (see the reader).
+        const bool shell = mesh_.points.dim(1) == 3 && cell_type(mesh_.cells[b].type).dim == 2;
+        sides[i] = (side - map.begin()) + 1 + (shell ? 2 : 0);
       }
       if (n > 0) {
         check(nc_put_var_longlong(id_, v_elem_ss_[k], elems.data()), "variable elem_ss" + std::to_string(k + 1));
@@ -531,7 +543,7 @@ class Writer {
 
   std::string path_;
   const Mesh& mesh_;
-  int mode_ = NC_NETCDF4;
+  int mode_ = NC_NETCDF4, default_format_ = NC_FORMAT_NETCDF4;
   bool netcdf4_ = true, deflate_ = false, int64_ = false;
   int level_ = 4;
   int id_ = -1;
@@ -560,3 +572,5 @@ void write_exodus(const std::string& path, const Mesh& mesh, const Options& opti
 }
 
 }  // namespace meshioplusplus::exodus
+
+#endif  // MESHIOPP_HAVE_NETCDF
