@@ -29,6 +29,7 @@ ENCODINGS = {
     "gmsh": [{}, {"binary": False}, {"fmt_version": "2.2"}, {"fmt_version": "2.2", "binary": False}],
     "vtu": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}, {"compression": "None"}],
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
+    "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
 }
 
 
@@ -61,7 +62,16 @@ def late_vtu() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu}
+def late_exodus() -> mio.Mesh:
+    # A side region on a line's end point, which has no Exodus side number: found while the
+    # side sets are written, after the coordinates and the connectivity.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("line", np.array([[0, 1]]))]
+    m.regions = [mio.Region("bad", "side", np.array([[len(m.cells[0]), 0]]))]  # a line's end: no Exodus side
+    return m
+
+
+LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "exodus": late_exodus}
 
 
 def encodings(fmt):

@@ -322,14 +322,9 @@ class Reader {
   }
 
   void read_blocks() {
-    const std::size_t nblk = f_.dim_or_zero("num_el_blk");
-    if (nblk > 0) {
-      // eb_prop1 / eb_names are (num_el_blk): a lying num_el_blk meets the file size here.
-      if (auto v = f_.var("eb_prop1")) f_.fits(*v);
-    }
+    const std::size_t nblk = object_count("num_el_blk");
     const auto names = f_.strings("eb_names");
     std::vector<std::int64_t> ids = int_values("eb_prop1", nblk);
-    block_of_exodus_.assign(nblk, -1);
     std::int64_t base = 0;
     for (std::size_t k = 0; k < nblk; ++k) {
       const std::string var = "connect" + std::to_string(k + 1);
@@ -366,7 +361,6 @@ class Reader {
         p[i] = x;
       }
       if (!et->to_ours.empty()) permute_rows(conn, et->to_ours);
-      block_of_exodus_[k] = static_cast<std::int64_t>(mesh_.cells.size());
       block_types_.push_back(et);
       block_exodus_index_.push_back(k);
       mesh_.cells.push_back(CellBlock::rectangular(std::string(et->meshio), std::move(conn)));
@@ -384,6 +378,19 @@ class Reader {
       base += static_cast<std::int64_t>(s[0]);
     }
     bases_ = block_bases(mesh_.cells);
+  }
+
+  // The count of element blocks, node sets or side sets: every one of them declares a
+  // dimension of its own (num_el_in_blk<k>, num_nod_ns<k>, num_side_ss<k>), so the count
+  // cannot exceed the file's dimensions; a lying count is refused before it is looped over.
+  std::size_t object_count(const char* dim) const {
+    const std::size_t n = f_.dim_or_zero(dim);
+    int ndims = 0;
+    f_.check(nc_inq_ndims(f_.id(), &ndims), "dimension count");
+    if (n > static_cast<std::size_t>(ndims))
+      f_.fail(std::string("dimension ") + dim + ": " +
+              expected_found("at most " + std::to_string(ndims) + " (one dimension each)", std::to_string(n)));
+    return n;
   }
 
   static void permute_rows(NDArray& conn, const std::vector<int>& to_ours) {
@@ -440,9 +447,8 @@ class Reader {
   }
 
   void read_node_sets() {
-    const std::size_t n = f_.dim_or_zero("num_node_sets");
+    const std::size_t n = object_count("num_node_sets");
     if (n == 0) return;
-    if (auto v = f_.var("ns_prop1")) f_.fits(*v);
     const auto names = f_.strings("ns_names");
     const auto ids = int_values("ns_prop1", n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -461,9 +467,8 @@ class Reader {
   }
 
   void read_side_sets() {
-    const std::size_t n = f_.dim_or_zero("num_side_sets");
+    const std::size_t n = object_count("num_side_sets");
     if (n == 0) return;
-    if (auto v = f_.var("ss_prop1")) f_.fits(*v);
     const auto names = f_.strings("ss_names");
     const auto ids = int_values("ss_prop1", n);
     const auto num_elem = static_cast<std::size_t>(bases_.back());
@@ -692,7 +697,6 @@ class Reader {
   std::size_t step_ = 0;
   std::size_t num_nodes_ = 0, num_dim_ = 0;
   Mesh mesh_;
-  std::vector<std::int64_t> block_of_exodus_;
   std::vector<const ElementType*> block_types_;
   std::vector<std::size_t> block_exodus_index_;
   std::vector<std::int64_t> bases_ = {0};

@@ -17,13 +17,19 @@
 // "NETCDF3_64BIT_DATA", "NETCDF3_CLASSIC": netCDF4-python's names), compression ("gzip"
 // or none) and compression_opts (1-9), netCDF-4 only.
 //
-// Atomic: netCDF writes by path, so the file is created at io::AtomicFile's temporary path
-// beside the target and renamed over it only when nc_close succeeded.
+// Atomic: the classic flavours are created by netCDF-C at io::AtomicFile's temporary path
+// beside the target and renamed over it only when nc_close succeeded; netCDF-4 files are
+// built in memory and written through AtomicFile (see write()).
 // Compiled only with netCDF-C (MESHIOPP_HAVE_NETCDF); exodus.cpp says which package is missing.
 #ifdef MESHIOPP_HAVE_NETCDF
 
+#include <netcdf.h>
+#include <netcdf_mem.h>  // needs netcdf.h first
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -75,31 +81,45 @@ class Writer {
     // The flavour comes from the mode flags and, for the classic ones, from the process-wide
     // default format, which other netCDF users (the Exodus library among them) may change:
     // set it for this call and put it back.
+    //
+    // netCDF-4 files are built in memory (HDF5's core driver) and written out by AtomicFile:
+    // after a failed write(2) HDF5 keeps the file open and crashes at process exit when it
+    // retries, so HDF5 never writes to disk here. The classic flavours are written by
+    // netCDF-C at the temporary path itself.
     int old_default = 0;
     nc_set_default_format(default_format_, &old_default);
-    const int created = nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_);
+    const int created = netcdf4_ ? nc_create_mem(file.temp_path().c_str(), mode_, 1 << 20, &id_)
+                                 : nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_);
     nc_set_default_format(old_default, nullptr);
+    if (created != NC_NOERR) id_ = -1;
     check(created, "cannot create the netCDF file");
+    NC_memio memory{};
     try {
       check(nc_set_fill(id_, NC_NOFILL, nullptr), "nc_set_fill");
       define();
       check(nc_enddef(id_), "nc_enddef");
       put();
-      const int status = nc_close(id_);
+      const int status = netcdf4_ ? nc_close_memio(id_, &memory) : nc_close(id_);
       id_ = -1;
-      check(status, "nc_close");
+      if (status != NC_NOERR) fail(std::string("close failed: ") + nc_strerror(status));
     } catch (...) {
-      if (id_ >= 0) nc_close(id_);
+      if (id_ >= 0) nc_abort(id_);
       id_ = -1;
       throw;
+    }
+    if (netcdf4_) {
+      std::unique_ptr<void, void (*)(void*)> owner(memory.memory, &std::free);
+      file.write(memory.memory, memory.size);
     }
     file.commit();
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const { throw WriteError(error_message("exodus", path_, {}, what)); }
+  // Every netCDF call of a write writes (headers, data, or at nc_enddef/nc_close the
+  // buffered rest): a failure is reported as a failed write of `what`.
   void check(int status, const std::string& what) const {
-    if (status != NC_NOERR) fail(what + ": " + nc_strerror(status));
+    if (status != NC_NOERR) fail("write failed (" + what + "): " + nc_strerror(status));
   }
 
   int def_dim(const std::string& name, std::size_t len) {
