@@ -90,6 +90,7 @@ def read_cases(name: str):
         ("vtu appended raw", appended_raw_vtu(name), "vtu"),
         ("vtk ascii", peer_file(name, "ascii.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=False)), "vtk"),
         ("vtk binary", peer_file(name, "binary.vtk", lambda m, mesh, p: m.vtk.write(p, mesh, binary=True)), "vtk"),
+        ("exodus netcdf4", peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
     ]
 
 
@@ -103,6 +104,7 @@ WRITE_CASES = [
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
+    ("exodus netcdf4", ".e", "exodus", {}, {}),
 ]
 
 
