@@ -349,16 +349,32 @@ class Reader {
       f_.fits(*v);
       NDArray conn = NDArray::uninit(DType::int64, {s[0], s[1]});
       const std::size_t start[2] = {0, 0}, count[2] = {s[0], s[1]};
-      f_.check(nc::get_vara(f_.id(), *v, start, count, DType::int64, conn.raw()), "variable " + var);
       auto* p = conn.data<std::int64_t>();
       const std::size_t total = conn.size();
       const auto nn = static_cast<std::int64_t>(num_nodes_);
-      for (std::size_t i = 0; i < total; ++i) {
-        const std::int64_t x = p[i] - 1;
-        if (x < 0 || x >= nn)
-          f_.fail("variable " + var + ": element " + std::to_string(i / s[1] + 1) + " node " +
-                  expected_found("an index in 1.." + std::to_string(num_nodes_), std::to_string(p[i])));
-        p[i] = x;
+      auto bad = [&](std::size_t i, std::int64_t value) {
+        f_.fail("variable " + var + ": element " + std::to_string(i / s[1] + 1) + " node " +
+                expected_found("an index in 1.." + std::to_string(num_nodes_), std::to_string(value)));
+      };
+      if (f_.type(*v) == NC_INT) {
+        // int32 on disk (the common case): read the raw values into the first half of the
+        // int64 buffer, then widen in place from the end (element i's int64 lands at bytes
+        // >= 8i, past every int32 still unread), made 0-based and range-checked in the same
+        // pass. netCDF's own conversion would stage every chunk through a second buffer.
+        auto* p32 = reinterpret_cast<std::int32_t*>(p);
+        f_.check(nc_get_vara_int(f_.id(), *v, start, count, p32), "variable " + var);
+        for (std::size_t i = total; i-- > 0;) {
+          const std::int64_t raw = p32[i];
+          if (raw < 1 || raw > nn) bad(i, raw);
+          p[i] = raw - 1;
+        }
+      } else {
+        f_.check(nc::get_vara(f_.id(), *v, start, count, DType::int64, p), "variable " + var);
+        for (std::size_t i = 0; i < total; ++i) {
+          const std::int64_t x = p[i] - 1;
+          if (x < 0 || x >= nn) bad(i, p[i]);
+          p[i] = x;
+        }
       }
       if (!et->to_ours.empty()) permute_rows(conn, et->to_ours);
       block_types_.push_back(et);

@@ -88,7 +88,7 @@ class Writer {
     // netCDF-C at the temporary path itself.
     int old_default = 0;
     nc_set_default_format(default_format_, &old_default);
-    const int created = netcdf4_ ? nc_create_mem(file.temp_path().c_str(), mode_, 1 << 20, &id_)
+    const int created = netcdf4_ ? nc_create_mem(file.temp_path().c_str(), mode_, estimated_bytes(), &id_)
                                  : nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_);
     nc_set_default_format(old_default, nullptr);
     if (created != NC_NOERR) id_ = -1;
@@ -325,6 +325,17 @@ class Writer {
     }
   }
 
+  // The file's size, roughly (the in-memory netCDF-4 file starts this large, so HDF5's
+  // core driver seldom has to grow it).
+  std::size_t estimated_bytes() const {
+    std::size_t n = (1 << 20) + mesh_.points.nbytes();
+    for (const auto& c : mesh_.cells) n += c.connectivity.size() * 4;
+    for (const auto& [k, a] : mesh_.point_data) n += a.size() * 8;
+    for (const auto& [k, list] : mesh_.cell_data)
+      for (const auto& a : list) n += a.size() * 8;
+    return n + n / 16;
+  }
+
   // Exodus variables are floating point: float32 data stays float32, the rest is double.
   static nc_type real_type(DType d) { return d == DType::float32 ? NC_FLOAT : NC_DOUBLE; }
 
@@ -498,24 +509,37 @@ class Writer {
     return id;
   }
 
+  // 1-based, in Exodus node order, in the file's integer type (no conversion pass in
+  // netCDF), a bounded chunk of rows at a time.
   void put_connectivity(std::size_t b) {
+    if (int64_) put_connectivity_as<long long>(b);
+    else put_connectivity_as<int>(b);
+  }
+
+  template <class Out> void put_connectivity_as(std::size_t b) {
     const NDArray& conn = mesh_.cells[b].connectivity;
     const std::size_t m = conn.dim(0), k = conn.dim(1);
     const auto& perm = types_[b]->to_ours;
-    const std::size_t rows = std::max<std::size_t>(1, kChunk / std::max<std::size_t>(k, 1));
-    std::vector<long long> scratch(std::min(m, rows) * k);
+    const std::size_t rows = std::max<std::size_t>(1, (4 * kChunk) / std::max<std::size_t>(k, 1));
+    std::vector<Out> scratch(std::min(m, rows) * k);
     visit_dtype(conn.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* src = static_cast<const T*>(conn.raw());
       for (std::size_t i = 0; i < m; i += rows) {
         const std::size_t c = std::min(rows, m - i);
-        for (std::size_t r = 0; r < c; ++r)
-          for (std::size_t j = 0; j < k; ++j) {
-            const std::size_t to = perm.empty() ? j : static_cast<std::size_t>(perm[j]);
-            scratch[r * k + to] = static_cast<long long>(src[(i + r) * k + j]) + 1;
-          }
+        if (perm.empty()) {
+          const T* from = src + i * k;
+          for (std::size_t e = 0; e < c * k; ++e) scratch[e] = static_cast<Out>(from[e]) + 1;
+        } else {
+          for (std::size_t r = 0; r < c; ++r)
+            for (std::size_t j = 0; j < k; ++j)
+              scratch[r * k + static_cast<std::size_t>(perm[j])] = static_cast<Out>(src[(i + r) * k + j]) + 1;
+        }
         const std::size_t start[2] = {i, 0}, count[2] = {c, k};
-        check(nc_put_vara_longlong(id_, v_connect_[b], start, count, scratch.data()), "variable connect" + std::to_string(b + 1));
+        int status;
+        if constexpr (std::is_same_v<Out, int>) status = nc_put_vara_int(id_, v_connect_[b], start, count, scratch.data());
+        else status = nc_put_vara_longlong(id_, v_connect_[b], start, count, scratch.data());
+        check(status, "variable connect" + std::to_string(b + 1));
       }
     });
   }
