@@ -35,6 +35,10 @@
 #include <mutex>
 #include <optional>
 
+#include <netcdf.h>
+#include <netcdf_mem.h>  // needs netcdf.h first
+
+#include "core/io/file.hpp"
 #include "core/io/library_lock.hpp"
 #include "formats/exodus/exodus_internal.hpp"
 #include "formats/exodus/exodus_nc.hpp"
@@ -56,7 +60,17 @@ class File {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) fail("cannot open: no such file");
     file_bytes_ = static_cast<std::uint64_t>(st.st_size);
-    const int status = nc_open(path.c_str(), NC_NOWRITE, &id_);
+    int status = NC_NOERR;
+    if (S_ISREG(st.st_mode)) {
+      status = nc_open(path.c_str(), NC_NOWRITE, &id_);
+    } else {
+      // netCDF-C seeks: a pipe or a character device is read whole first and opened from
+      // memory (a writable copy: netCDF may keep its own state in the image).
+      const io::FileBytes bytes(path, "exodus");
+      image_.assign(bytes.data(), bytes.size());
+      file_bytes_ = image_.size();
+      status = nc_open_mem(path.c_str(), NC_NOWRITE, image_.size(), image_.data(), &id_);
+    }
     if (status != NC_NOERR) {
       id_ = -1;
       fail(std::string("not a readable netCDF file (") + nc_strerror(status) + ")");
@@ -210,6 +224,7 @@ class File {
 
  private:
   std::string path_;
+  std::string image_;  // the bytes of a file that is not a regular file (see the constructor)
   int id_ = -1;
   std::uint64_t file_bytes_ = 0;
   bool netcdf4_ = false;

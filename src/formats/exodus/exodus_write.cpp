@@ -27,11 +27,9 @@
 #include <netcdf_mem.h>  // needs netcdf.h first
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <cstring>
-#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
@@ -414,16 +412,11 @@ class Writer {
     const std::size_t zero = 0, one = 1;
     check(nc_put_vara_double(id_, v_time_, &zero, &one, &t0), "variable time_whole");
 
-    // QA: ours last.
+    // QA: ours last. Its date and time fields stay empty so that the same mesh always
+    // gives the same bytes.
     std::string qa = qa_;
     std::string mine(4 * kLenString, '\0');
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char date[32], clock[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
-    std::strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-    const std::string fields[4] = {"meshio++", kVersion, date, clock};
+    const std::string fields[4] = {"meshio++", kVersion, "", ""};
     for (int i = 0; i < 4; ++i) std::memcpy(mine.data() + i * kLenString, fields[i].data(), std::min(fields[i].size(), kLenString - 1));
     qa += mine;
     check(nc_put_var_text(id_, v_qa_, qa.c_str()), "variable qa_records");
