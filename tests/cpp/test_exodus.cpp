@@ -284,3 +284,21 @@ TEST(ExodusBuild, WithoutNetcdfTheFormatIsRegisteredAndNamesThePackage) {
   }
   EXPECT_THROW(mpp::write(tmp_path("x.e"), tri_mesh(), "exodus"), mpp::WriteError);
 }
+
+TEST(ExodusHostile, ClassicHeaderCountsAreCheckedBeforeNetcdfAllocates) {
+  NEED_NETCDF();
+  // A fuzzer-found header whose variable name claims ~1.9 GB: netCDF-C would allocate it.
+  const std::string file = std::string(MESHIOPP_TEST_DATA) + "/../fuzz/regressions/exodus/classic-header-name-length-oom";
+  const std::string outcome = read_outcome(file, "exodus");
+  EXPECT_NE(outcome.find("bytes of a variable name but only"), std::string::npos) << outcome;
+  // Every attribute value count, list length and dimension id is bounded the same way.
+  std::string bytes = slurp(kData + "classic_steps_sets.e");
+  // The global attribute "title": name length, "title" padded to 8, type, value count.
+  const std::string key = std::string("\0\0\0\x05title\0\0\0\0\0\0\x02", 16);
+  const std::size_t at = bytes.find(key);
+  ASSERT_NE(at, std::string::npos);
+  std::memcpy(bytes.data() + at + 16, "\x7f\xff\xff\xff", 4);
+  const std::string path = tmp_path("attr_lie.e");
+  spit(path, bytes);
+  EXPECT_NE(read_outcome(path, "exodus").find("attribute values of 1 bytes but only"), std::string::npos) << read_outcome(path, "exodus");
+}

@@ -34,6 +34,10 @@ const ElementType* find_exodus_type(std::string_view elem_type);
 const ElementType* exodus_type_for(std::string_view meshio_type);
 
 #ifdef MESHIOPP_HAVE_NETCDF
+// Throws ReadError when a netCDF classic header (CDF-1/2/5) declares more than its bytes
+// hold; other files are left to netCDF-C (exodus_classic_header.cpp).
+void check_classic_header(std::string_view bytes, const std::string& path);
+
 Mesh read_exodus(const std::string& path, const Options& options);
 void write_exodus(const std::string& path, const Mesh& mesh, const Options& options);
 #endif

@@ -62,6 +62,10 @@ class File {
     file_bytes_ = static_cast<std::uint64_t>(st.st_size);
     int status = NC_NOERR;
     if (S_ISREG(st.st_mode)) {
+      {
+        const io::FileBytes bytes(path, "exodus");  // mapped: only the header's pages are read
+        check_classic_header(bytes.text(), path);
+      }
       status = nc_open(path.c_str(), NC_NOWRITE, &id_);
     } else {
       // netCDF-C seeks: a pipe or a character device is read whole first and opened from
@@ -69,6 +73,7 @@ class File {
       const io::FileBytes bytes(path, "exodus");
       image_.assign(bytes.data(), bytes.size());
       file_bytes_ = image_.size();
+      check_classic_header(image_, path);
       status = nc_open_mem(path.c_str(), NC_NOWRITE, image_.size(), image_.data(), &id_);
     }
     if (status != NC_NOERR) {
