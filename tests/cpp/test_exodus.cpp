@@ -302,3 +302,24 @@ TEST(ExodusHostile, ClassicHeaderCountsAreCheckedBeforeNetcdfAllocates) {
   spit(path, bytes);
   EXPECT_NE(read_outcome(path, "exodus").find("attribute values of 1 bytes but only"), std::string::npos) << read_outcome(path, "exodus");
 }
+
+TEST(ExodusRoundTrip, EmptyBlocksAndEmptySets) {
+  NEED_NETCDF();
+  mpp::Mesh m = tri_mesh();
+  m.cells.insert(m.cells.begin(), mpp::CellBlock::rectangular("tetra", NDArray::uninit(mpp::DType::int64, {0, 4})));
+  m.cell_data["c"] = {NDArray::from_vector<double>({}), NDArray::from_vector<double>({1, 2, 3, 4})};
+  m.regions.push_back({"nothing", mpp::RegionKind::point, 0, 1, NDArray::uninit(mpp::DType::int64, {0})});
+  m.regions.push_back({"one", mpp::RegionKind::point, 0, 2, i64({3}, {1})});
+  for (const auto& flavour : {"NETCDF4", "NETCDF3_CLASSIC"}) {
+    SCOPED_TRACE(flavour);
+    const std::string path = tmp_path(std::string("empty_") + flavour + ".e");
+    mpp::write(path, m, "exodus", {{"netcdf_format", flavour}});
+    const mpp::Mesh got = mpp::read(path, "exodus");
+    // The empty block is not read back (Exodus has no elements to type it); the rest is.
+    ASSERT_EQ(got.cells.size(), 1u);
+    EXPECT_EQ(compare_arrays("tri", got.cells[0].connectivity, m.cells[1].connectivity, false), "");
+    EXPECT_EQ(compare_arrays("c", got.cell_data.at("c")[0], m.cell_data.at("c")[1]), "");
+    ASSERT_EQ(got.regions.size(), 1u);
+    EXPECT_EQ(region_text(got.regions[0]), "one/point/2: 3");
+  }
+}

@@ -170,6 +170,8 @@ class Writer {
           if (r.tag > 0 && used_ids.insert(r.tag).second) block_ids_[b] = r.tag;
           break;
         }
+      } else if (r.entries.size() == 0) {
+        continue;  // an empty set would need a length-0 (unlimited) dimension: not written
       } else if (r.kind == RegionKind::point) {
         node_sets_.push_back(&r);
       } else {
@@ -265,6 +267,13 @@ class Writer {
       v_eb_names_ = def_var("eb_names", NC_CHAR, {d_blk, d_len_name});
       for (std::size_t b = 0; b < nblk; ++b) {
         const std::string k = std::to_string(b + 1);
+        if (mesh_.cells[b].size() == 0) {
+          // A netCDF dimension of length 0 is the unlimited one: an empty block gets no
+          // dimensions and no connect<k>, as the Exodus library writes it.
+          v_connect_.push_back(-1);
+          block_dims_.push_back(-1);
+          continue;
+        }
         const int d_el = def_dim("num_el_in_blk" + k, mesh_.cells[b].size());
         const int d_per = def_dim("num_nod_per_el" + k, mesh_.cells[b].connectivity.dim(1));
         const int v = def_var("connect" + k, integer, {d_el, d_per}, true);
@@ -318,7 +327,7 @@ class Writer {
       v_elem_.assign(element_.size(), std::vector<int>(nblk, -1));
       for (std::size_t v = 0; v < element_.size(); ++v)
         for (std::size_t b = 0; b < nblk; ++b)
-          v_elem_[v][b] = def_var("vals_elem_var" + std::to_string(v + 1) + "eb" + std::to_string(b + 1),
+          if (block_dims_[b] >= 0) v_elem_[v][b] = def_var("vals_elem_var" + std::to_string(v + 1) + "eb" + std::to_string(b + 1),
                                   real_type(mesh_.cell_data.at(element_[v].source)[b].dtype()), {d_time, block_dims_[b]}, true);
     }
   }
@@ -443,7 +452,8 @@ class Writer {
       put_ints(v_eb_status_, std::vector<int>(nblk, 1));
       put_ints(v_eb_prop1_, block_ids_);
       put_names(v_eb_names_, block_names_);
-      for (std::size_t b = 0; b < nblk; ++b) put_connectivity(b);
+      for (std::size_t b = 0; b < nblk; ++b)
+        if (v_connect_[b] >= 0) put_connectivity(b);
     }
     if (!node_sets_.empty()) {
       std::vector<std::string> names;
@@ -488,11 +498,13 @@ class Writer {
           if (blocks[b].row_size() != element_[v].width)
             fail("cell_data['" + element_[v].source + "'][" + std::to_string(b) + "]: " +
                  expected_found(std::to_string(element_[v].width) + " values per cell (as block 0)", std::to_string(blocks[b].row_size())));
-          put_column(v_elem_[v][b], {0}, blocks[b], element_[v].column, element_[v].width);
+          if (v_elem_[v][b] >= 0) put_column(v_elem_[v][b], {0}, blocks[b], element_[v].column, element_[v].width);
         }
       }
       put_names(v_name_elem_, names);
-      put_ints(v_elem_tab_, std::vector<int>(nblk * element_.size(), 1));
+      std::vector<int> table;
+      for (std::size_t b = 0; b < nblk; ++b) table.insert(table.end(), element_.size(), block_dims_[b] >= 0 ? 1 : 0);
+      put_ints(v_elem_tab_, table);
     }
   }
 
