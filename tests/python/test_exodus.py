@@ -436,3 +436,19 @@ def test_gzip_keywords(tmp_path):
         assert nc.variables["coordx"].filters()["complevel"] == 9
     with pytest.raises(ValueError, match="compression"):
         mio.write(tmp_path / "x.e", mesh, compression="gzip", netcdf_format="NETCDF3_CLASSIC")
+
+
+def test_meshio_reads_our_node_sets_and_ignores_the_rest(tmp_path):
+    mesh = copy.deepcopy(helpers.tri_quad_mesh)
+    mesh.regions = [mio.Region("left", "point", np.array([0, 5])), mio.Region("tris", "cell", np.array([0, 1])),
+                    mio.Region("edge", "side", np.array([[2, 1]]))]
+    path = tmp_path / "sets.e"
+    mio.write(path, mesh)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = meshio.read(path)
+    assert list(theirs.point_sets) == ["left"]
+    np.testing.assert_array_equal(theirs.point_sets["left"], [0, 5])
+    ours = mio.read(path)
+    assert [(r.name, r.kind) for r in ours.regions] == [("tris", "cell"), ("left", "point"), ("edge", "side")]
+    np.testing.assert_array_equal(ours.regions[2].entries, [[2, 1]])
