@@ -25,7 +25,9 @@
 // Compiled only with netCDF-C (MESHIOPP_HAVE_NETCDF); exodus.cpp says which package is missing.
 #ifdef MESHIOPP_HAVE_NETCDF
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -62,10 +64,7 @@ class File {
     file_bytes_ = static_cast<std::uint64_t>(st.st_size);
     int status = NC_NOERR;
     if (S_ISREG(st.st_mode)) {
-      {
-        const io::FileBytes bytes(path, "exodus");  // mapped: only the header's pages are read
-        check_classic_header(bytes.text(), path);
-      }
+      check_header_of(path);
       status = nc_open(path.c_str(), NC_NOWRITE, &id_);
     } else {
       // netCDF-C seeks: a pipe or a character device is read whole first and opened from
@@ -86,6 +85,37 @@ class File {
   }
   ~File() {
     if (id_ >= 0) nc_close(id_);
+  }
+
+  // check_classic_header on the file's first bytes, 64 KiB at first: a check that runs out
+  // of bytes is repeated on 8 times as many until it has seen the whole file, so a header
+  // is only refused for what the whole file cannot hold (and the data is never read here).
+  void check_header_of(const std::string& path) const {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail("cannot open");
+    std::string head;
+    std::size_t want = std::min<std::uint64_t>(file_bytes_, 1 << 16);
+    for (;;) {
+      head.resize(want);
+      std::size_t have = 0;
+      while (have < want) {
+        const ssize_t n = ::pread(fd, head.data() + have, want - have, static_cast<off_t>(have));
+        if (n <= 0) break;
+        have += static_cast<std::size_t>(n);
+      }
+      head.resize(have);
+      try {
+        check_classic_header(head, path);
+        break;
+      } catch (const ReadError&) {
+        if (have < want || want >= file_bytes_) {
+          ::close(fd);
+          throw;
+        }
+        want = static_cast<std::size_t>(std::min<std::uint64_t>(file_bytes_, std::uint64_t{want} * 8));
+      }
+    }
+    ::close(fd);
   }
   File(const File&) = delete;
   File& operator=(const File&) = delete;
