@@ -245,16 +245,18 @@ class File {
       if (n > 0) check(nc::get_vara(id_, varid, start.data(), count.data(), dtype, out), what);
       return;
     }
-    const std::size_t es = dtype_size(dtype);
-    std::vector<unsigned char> scratch(std::min(n, kScratch) * es);
-    auto* dst = static_cast<unsigned char*>(out);
-    for (std::size_t i = 0; i < n; i += kScratch) {
-      const std::size_t c = std::min(kScratch, n - i);
-      start.back() = i;
-      count.back() = c;
-      check(nc::get_vara(id_, varid, start.data(), count.data(), dtype, scratch.data()), what);
-      for (std::size_t k = 0; k < c; ++k) std::memcpy(dst + (i + k) * stride * es, scratch.data() + k * es, es);
-    }
+    visit_dtype(dtype, [&](auto tag) {
+      using T = decltype(tag);
+      std::vector<T> scratch(std::min(n, kScratch));
+      T* dst = static_cast<T*>(out);
+      for (std::size_t i = 0; i < n; i += kScratch) {
+        const std::size_t c = std::min(kScratch, n - i);
+        start.back() = i;
+        count.back() = c;
+        check(nc::get_vara(id_, varid, start.data(), count.data(), dtype, scratch.data()), what);
+        for (std::size_t k = 0; k < c; ++k) dst[(i + k) * stride] = scratch[k];
+      }
+    });
   }
 
  private:
@@ -406,26 +408,34 @@ class Reader {
         f_.fail("variable " + var + ": element " + std::to_string(i / s[1] + 1) + " node " +
                 expected_found("an index in 1.." + std::to_string(num_nodes_), std::to_string(value)));
       };
+      // 0-based in the same pass as a branch-free min/max (the range check); only a
+      // failure looks for the first offender.
+      std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
       if (f_.type(*v) == NC_INT) {
         // int32 on disk (the common case): read the raw values into the first half of the
         // int64 buffer, then widen in place from the end (element i's int64 lands at bytes
-        // >= 8i, past every int32 still unread), made 0-based and range-checked in the same
-        // pass. netCDF's own conversion would stage every chunk through a second buffer.
+        // >= 8i, past every int32 still unread). netCDF's own conversion would stage every
+        // chunk through a second buffer.
         auto* p32 = reinterpret_cast<std::int32_t*>(p);
         f_.check(nc_get_vara_int(f_.id(), *v, start, count, p32), "variable " + var);
         for (std::size_t i = total; i-- > 0;) {
-          const std::int64_t raw = p32[i];
-          if (raw < 1 || raw > nn) bad(i, raw);
-          p[i] = raw - 1;
+          const std::int64_t x = static_cast<std::int64_t>(p32[i]) - 1;
+          p[i] = x;
+          lo = x < lo ? x : lo;
+          hi = x > hi ? x : hi;
         }
       } else {
         f_.check(nc::get_vara(f_.id(), *v, start, count, DType::int64, p), "variable " + var);
         for (std::size_t i = 0; i < total; ++i) {
           const std::int64_t x = p[i] - 1;
-          if (x < 0 || x >= nn) bad(i, p[i]);
           p[i] = x;
+          lo = x < lo ? x : lo;
+          hi = x > hi ? x : hi;
         }
       }
+      if (total > 0 && (lo < 0 || hi >= nn))
+        for (std::size_t i = 0; i < total; ++i)
+          if (p[i] < 0 || p[i] >= nn) bad(i, p[i] + 1);
       if (!et->to_ours.empty()) permute_rows(conn, et->to_ours);
       block_types_.push_back(et);
       block_exodus_index_.push_back(k);
