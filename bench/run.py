@@ -127,6 +127,7 @@ def read_cases(name: str, only: str = ""):
             ("abaqus", lambda: peer_file(name, "abaqus.inp", lambda m, mesh, p: m.abaqus.write(p, abaqus_subset(m, mesh))), "abaqus"),
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
+            ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -176,6 +177,7 @@ WRITE_CASES = [
     ("su2 (tetrahedra only)", ".su2", "su2", {}, {}),
     ("abaqus", ".inp", "abaqus", {}, {}),
     ("nastran", ".bdf", "nastran", {}, {}),
+    ("exodus netcdf4", ".e", "exodus", {}, {}),
 ]
 
 

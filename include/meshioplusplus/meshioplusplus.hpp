@@ -8,4 +8,5 @@
 #include "meshioplusplus/mesh.hpp"
 #include "meshioplusplus/mesh_ops.hpp"
 #include "meshioplusplus/ndarray.hpp"
+#include "meshioplusplus/version.hpp"
 #include "meshioplusplus/warnings.hpp"

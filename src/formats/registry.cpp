@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/abaqus/abaqus.hpp"
+#include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
@@ -20,6 +21,7 @@ namespace meshioplusplus {
 const std::vector<Format>& formats() {
   static const std::vector<Format> all = {
       gmsh_format(),
+      exodus_format(),
       vtu_format(),
       vtk_format(),
       ply_format(),

@@ -298,4 +298,25 @@ TEST(ParseReal, CursorReadsTheOptedInSpelling) {
   EXPECT_DOUBLE_EQ(c.real<double>("x", fortran), 150.0);
   EXPECT_DOUBLE_EQ(c.real<double>("y", fortran), -0.2);
   EXPECT_THROW(c.real<double>("z", fortran), mpp::ReadError);
+// A library that writes by path writes the temporary file; commit() renames it over the
+// target, and an uncommitted AtomicFile leaves an existing target untouched.
+TEST(AtomicFile, TempPathIsWhatCommitRenames) {
+  const auto dir = std::filesystem::temp_directory_path() / "mpp_atomic_temp_path";
+  std::filesystem::create_directories(dir);
+  const auto target = dir / "out.bin";
+  { std::ofstream(target) << "old"; }
+  {
+    io::AtomicFile f(target.string(), "test");
+    EXPECT_EQ(std::filesystem::path(f.temp_path()).parent_path(), dir);
+    std::ofstream(f.temp_path(), std::ios::trunc) << "by path";
+  }  // not committed
+  EXPECT_EQ(read_file(target), "old");
+  {
+    io::AtomicFile f(target.string(), "test");
+    std::ofstream(f.temp_path(), std::ios::trunc) << "by path";
+    f.commit();
+  }
+  EXPECT_EQ(read_file(target), "by path");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  std::filesystem::remove_all(dir);
 }

@@ -359,7 +359,75 @@ UNV = {
     "element node label": (lambda v: UNV_NODES + unv_elem(nodes=b"         1         2" + n(v).rjust(10)), 3),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV}
+# --- exodus ---------------------------------------------------------------------------
+# A small Exodus II file in netCDF's CDF5 flavour (64-bit dimension lengths, so every lie
+# fits), made once by netCDF4-python; each case rewrites one big-endian dimension length
+# (a dimension entry is its name, padded to 4 bytes, then the length) or the record count
+# (bytes 4-12 of a CDF5 header).
+_EXODUS_TEMPLATE = None
+
+
+def _exodus_template() -> bytes:
+    global _EXODUS_TEMPLATE
+    if _EXODUS_TEMPLATE is None:
+        import tempfile
+
+        import netCDF4
+        import numpy as np
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "t.e"
+            with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_DATA") as nc:
+                for name, size in [("len_name", 33), ("num_dim", 3), ("num_nodes", 3), ("num_el_blk", 1),
+                                   ("num_el_in_blk1", 1), ("num_nod_per_el1", 3), ("num_node_sets", 1),
+                                   ("num_nod_ns1", 2), ("num_side_sets", 1), ("num_side_ss1", 1), ("num_nod_var", 1),
+                                   ("time_step", None)]:
+                    nc.createDimension(name, size)
+                for k, c in enumerate("xyz"):
+                    nc.createVariable(f"coord{c}", "f8", ("num_nodes",))[:] = np.eye(3)[k]
+                con = nc.createVariable("connect1", "i4", ("num_el_in_blk1", "num_nod_per_el1"))
+                con.elem_type = "TRI3"
+                con[:] = [[1, 2, 3]]
+                nc.createVariable("node_ns1", "i4", ("num_nod_ns1",))[:] = [1, 2]
+                nc.createVariable("elem_ss1", "i4", ("num_side_ss1",))[:] = [1]
+                nc.createVariable("side_ss1", "i4", ("num_side_ss1",))[:] = [3]
+                names = nc.createVariable("name_nod_var", "S1", ("num_nod_var", "len_name"))
+                names[0, 0] = b"u"
+                nc.createVariable("time_whole", "f8", ("time_step",))[:] = [0.0]
+                nc.createVariable("vals_nod_var1", "f8", ("time_step", "num_nodes"))[:] = [[1.0, 2.0, 3.0]]
+            _EXODUS_TEMPLATE = path.read_bytes()
+    return _EXODUS_TEMPLATE
+
+
+def exodus_dim(name: str):
+    def build(v):
+        data = bytearray(_exodus_template())
+        key = name.encode() + b"\0" * (-len(name) % 4)
+        at = data.index(struct.pack(">q", len(name)) + key) + 8 + len(key)
+        data[at: at + 8] = struct.pack(">q", v)
+        return bytes(data)
+    return build
+
+
+def exodus_records(v):
+    data = bytearray(_exodus_template())
+    data[4:12] = struct.pack(">q", v)
+    return bytes(data)
+
+
+EXODUS = {
+    "num_nodes": (exodus_dim("num_nodes"), 3),
+    "num_el_in_blk1": (exodus_dim("num_el_in_blk1"), 1),
+    "num_nod_per_el1": (exodus_dim("num_nod_per_el1"), 3),
+    "num_el_blk": (exodus_dim("num_el_blk"), 1),
+    "num_nod_ns1": (exodus_dim("num_nod_ns1"), 2),
+    "num_side_ss1": (exodus_dim("num_side_ss1"), 1),
+    "num_nod_var": (exodus_dim("num_nod_var"), 1),
+    "len_name": (exodus_dim("len_name"), 33),
+    "time_step records": (exodus_records, 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -24,9 +24,6 @@
 #include "numpy_bridge.hpp"
 #include "vtk_arrays.hpp"
 
-#ifndef MESHIOPP_VERSION
-#error "MESHIOPP_VERSION must come from CMake's project(VERSION)"
-#endif
 
 namespace py = pybind11;
 using namespace meshioplusplus;
@@ -94,7 +91,7 @@ py::object canonical_region_entries(const py::handle& obj, const std::string& ki
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "meshio++ C++ core (readers, writers, zero-copy numpy hand-off)";
-  m.attr("__version__") = MESHIOPP_VERSION;
+  m.attr("__version__") = meshioplusplus::version();
 
   py::register_exception<ReadError>(m, "ReadError", PyExc_Exception);
   py::register_exception<WriteError>(m, "WriteError", PyExc_Exception);

@@ -5,7 +5,8 @@
 // temporary file in the target's folder and renames it over the target on commit(), after
 // flushing it to the device (and the folder after the rename); if the writer throws before
 // commit(), the temporary file is removed and an existing file at the target path is
-// untouched. The file's mode is what open() would give under the process umask.
+// untouched. The file's mode is what open() would give under the process umask. Libraries that write
+// by path (netCDF) write to temp_path() instead.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +48,9 @@ class AtomicFile {
   // Flushes, closes and renames over the target; throws WriteError on failure.
   void commit();
   const std::string& path() const { return path_; }
+  // The temporary file (already created, empty): a library that writes by path (netCDF,
+  // HDF5) creates its file here, closes it, then the caller commit()s.
+  const std::string& temp_path() const { return tmp_path_; }
 
  private:
   std::string path_;
