@@ -298,6 +298,8 @@ TEST(ParseReal, CursorReadsTheOptedInSpelling) {
   EXPECT_DOUBLE_EQ(c.real<double>("x", fortran), 150.0);
   EXPECT_DOUBLE_EQ(c.real<double>("y", fortran), -0.2);
   EXPECT_THROW(c.real<double>("z", fortran), mpp::ReadError);
+}
+
 // A library that writes by path writes the temporary file; commit() renames it over the
 // target, and an uncommitted AtomicFile leaves an existing target untouched.
 TEST(AtomicFile, TempPathIsWhatCommitRenames) {
