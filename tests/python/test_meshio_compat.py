@@ -691,8 +691,12 @@ WRITER_KW = [(fmt, kw, default) for fmt in SHARED_RW for kw, default in writer_k
 @pytest.mark.parametrize("fmt, kw, default", WRITER_KW, ids=[f"{f}-{k}" for f, k, _ in WRITER_KW])
 def test_writer_accepts_meshios_keywords(tmp_path, fmt, kw, default):
     path = tmp_path / f"k{EXT[fmt]}"
-    getattr(mio, fmt).write(path, build(mio, "tri_quad"), **{kw: default})
-    assert_same(comparable(meshio_read(path, fmt), fmt), comparable(build(mio, "tri_quad"), fmt), atol=1e-12)
+    both = narrowed(fmt)
+    mesh = build(mio, "tri_quad" if both.holds_type("triangle") and both.holds_type("quad") else "triangle")
+    if fmt in MESHIO_READS_FACE_DATA_ONLY_AS:
+        mesh.cell_data = {}  # meshio 5.0's binary PLY reader cannot read face properties
+    getattr(mio, fmt).write(path, mesh, **{kw: default})
+    assert_same(comparable(meshio_read(path, fmt), fmt, both), comparable(mesh, fmt, both), atol=1e-12)
 
 
 VARIANTS = {
