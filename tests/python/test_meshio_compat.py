@@ -778,19 +778,23 @@ UNKNOWN_TYPES_VTU = """<?xml version="1.0"?>
 
 
 def test_unknown_cell_types_are_named_never_a_crash(tmp_path):
-    """A VTK_POLY_LINE (4) between two triangles: meshio warns and skips it. The core
-    skips it with a note (Mesh::warnings); until the binding hands the notes to Python,
-    Python reads raise a ReadError naming the type and count unless unknown_cells="skip"."""
+    """A VTK_POLY_LINE (4) between two triangles: meshio warns and skips it; so do we, with a
+    UserWarning (from Mesh::warnings) naming format, file, VTK type name and id, and count."""
+    import re
+
     path = tmp_path / "unknown.vtu"
     path.write_text(UNKNOWN_TYPES_VTU)
     theirs = meshio_read(path, "vtu")
-    with pytest.raises(mio.ReadError, match=r"VTK_POLY_LINE \(4\): 1 cell skipped"):
-        mio.read(path)
-    ours = mio.read(path, unknown_cells="skip")
+    with pytest.warns(UserWarning) as record:
+        ours = mio.read(path)
+    notes = [str(w.message) for w in record if issubclass(w.category, UserWarning)]
+    assert notes == [f"vtu: {path}: VTK_POLY_LINE (4): 1 cell skipped (meshio++ has no such cell type)"], notes
     assert [(c.type, c.data.tolist()) for c in ours.cells] == [(c.type, c.data.tolist()) for c in theirs.cells]
-    assert as_plain(ours.cell_data) == as_plain(theirs.cell_data)
-    with pytest.raises(ValueError, match="unknown_cells"):
-        mio.read(path, unknown_cells="ignore")
+    assert [(c.type, c.data.tolist()) for c in ours.cells] == [("triangle", [[0, 1, 2]]), ("triangle", [[0, 2, 3]])]
+    assert as_plain(ours.cell_data) == as_plain(theirs.cell_data) == {"c": [[1.0], [3.0]]}
+    # The skipping is not optional: the former unknown_cells option is an unknown option.
+    with pytest.raises(ValueError, match=re.escape("unknown option(s) unknown_cells")):
+        mio.read(path, unknown_cells="skip")
 
 
 @pytest.mark.parametrize("ragged", [False, True])
