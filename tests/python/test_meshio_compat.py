@@ -267,7 +267,16 @@ REPR_MESHES = {
                                  cell_data={"c": [np.ones(1), np.ones(1), np.ones(1)]}),
     "lagrange": lambda M: M.Mesh(np.random.default_rng(0).random((10, 3)), [("VTK_LAGRANGE_TRIANGLE", [list(range(10))])]),
     "point sets only": lambda M: M.Mesh(POINTS.copy(), [("line", [[0, 1]])], point_sets={"p": [0], "q": [1]}),
+    "polyhedra": lambda M: M.Mesh(POINTS.copy(), [("polyhedron4", [[np.array([0, 1, 2]), np.array([0, 1, 6]), np.array([1, 2, 6]), np.array([0, 2, 6])]])]),
 }
+
+
+def test_repr_lists_side_sets_after_the_cell_sets():
+    """Side regions (meshio has none) are named on their own line after the cell sets."""
+    m = method_mesh(mio)
+    m.regions.append(mio.Region("wall", "side", [[4, 0]], 2, 7))
+    lines = repr(m).splitlines()
+    assert lines[lines.index("  Cell sets: a, b") + 1] == "  Side sets: wall"
 
 
 @pytest.mark.parametrize("name", list(REPR_MESHES))
