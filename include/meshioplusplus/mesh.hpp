@@ -97,6 +97,6 @@ std::vector<std::int64_t> block_bases_of_sizes(const std::vector<std::size_t>& s
 }  // namespace meshioplusplus
 
 namespace meshioplusplus {
-// A multi-line human summary in meshio's style (points, cell blocks, data names, regions).
+// A multi-line human summary in meshio's Mesh.__repr__ layout (points, cell blocks, set and data names).
 std::string summary(const Mesh& mesh);
 }  // namespace meshioplusplus

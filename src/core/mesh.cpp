@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "meshioplusplus/cell_types.hpp"
 
@@ -224,24 +225,45 @@ void Mesh::validate() const {
 namespace meshioplusplus {
 
 std::string summary(const Mesh& mesh) {
-  auto join_keys = [](const auto& map) {
+  // meshio's Mesh.__repr__ layout, line for line: points, cells per block (polygons and
+  // VTK_LAGRANGE_* with their node count), then the names of point sets, cell sets, point,
+  // cell and field data. Side regions (which meshio has not) follow the cell sets.
+  auto join = [](const std::vector<std::string>& names) {
     std::string out;
-    for (const auto& kv : map) out.append(out.empty() ? "" : ", ").append(kv.first);
+    for (const auto& n : names) out.append(out.empty() ? "" : ", ").append(n);
+    return out;
+  };
+  auto keys = [](const auto& map) {
+    std::vector<std::string> out;
+    for (const auto& kv : map) out.push_back(kv.first);
+    return out;
+  };
+  auto regions_of = [&](RegionKind kind) {
+    std::vector<std::string> out;
+    for (const auto& r : mesh.regions)
+      if (r.kind == kind) out.push_back(r.name);
     return out;
   };
   std::string out = "<meshio++ mesh object>\n";
   out += "  Number of points: " + std::to_string(mesh.num_points()) + "\n";
-  out += "  Number of cells:\n";
-  for (const auto& b : mesh.cells) out += "    " + b.type + ": " + std::to_string(b.size()) + "\n";
-  if (!mesh.regions.empty()) {
-    out += "  Regions:\n";
-    for (const auto& r : mesh.regions)
-      out += "    " + r.name + " (" + region_kind_name(r.kind) + ", dim " + std::to_string(r.dim) + ", tag " +
-             std::to_string(r.tag) + "): " + std::to_string(r.entries.dim(0)) + " entries\n";
+  if (mesh.cells.empty()) {
+    out += "  No cells.\n";
+  } else {
+    out += "  Number of cells:\n";
+    for (const auto& b : mesh.cells) {
+      std::string name = b.type;
+      const bool counted = b.type == "polygon" || b.type.rfind("VTK_LAGRANGE_", 0) == 0;
+      if (counted && b.nodes_per_cell() >= 0) name += "(" + std::to_string(b.nodes_per_cell()) + ")";
+      out += "    " + name + ": " + std::to_string(b.size()) + "\n";
+    }
   }
-  if (!mesh.point_data.empty()) out += "  Point data: " + join_keys(mesh.point_data) + "\n";
-  if (!mesh.cell_data.empty()) out += "  Cell data: " + join_keys(mesh.cell_data) + "\n";
-  if (!mesh.field_data.empty()) out += "  Field data: " + join_keys(mesh.field_data) + "\n";
+  const std::pair<const char*, std::vector<std::string>> lines[] = {
+      {"Point sets", regions_of(RegionKind::point)}, {"Cell sets", regions_of(RegionKind::cell)},
+      {"Side sets", regions_of(RegionKind::side)},   {"Point data", keys(mesh.point_data)},
+      {"Cell data", keys(mesh.cell_data)},           {"Field data", keys(mesh.field_data)},
+  };
+  for (const auto& [label, names] : lines)
+    if (!names.empty()) out += std::string("  ") + label + ": " + join(names) + "\n";
   return out;
 }
 

@@ -235,10 +235,11 @@ def test_info_matches_meshio_cli(tmp_path, cmd):
     theirs = run([str(MESHIO_CLI)], "info", path)
     ours = run(cmd, "i", path)
     assert theirs.returncode == ours.returncode == 0
-    for line in ("Number of points: 6", "triangle: 2", "quad: 1"):
-        assert line in theirs.stdout and line in ours.stdout
-    assert "Point data: T, ids" in theirs.stdout
-    assert "T" in ours.stdout and "ids" in ours.stdout
+    # meshio's layout line for line (Mesh.__repr__); only the first line names the library.
+    assert theirs.stdout.splitlines()[0] == "<meshio mesh object>"
+    assert ours.stdout.splitlines()[0] == "<meshio++ mesh object>"
+    assert ours.stdout.splitlines()[1:] == theirs.stdout.splitlines()[1:]
+    assert "  Point data: T, ids" in theirs.stdout.splitlines()
 
 
 @pytest.mark.parametrize("cmd", tools(), ids=lambda c: Path(c[-1]).name)

@@ -257,3 +257,19 @@ def test_a_gmsh_mesh_is_written_with_the_references_meshio_writes(suffix, tmp_pa
     assert [c.type for c in a.cells] == [c.type for c in b.cells]
     for x, y in zip(a.cell_data["medit:ref"], b.cell_data["medit:ref"]):
         np.testing.assert_array_equal(x, y)  # gmsh:physical, not gmsh:geometrical
+
+
+@pytest.mark.parametrize("ext", [".mesh", ".meshb"])
+def test_blocks_without_a_keyword_are_skipped_with_a_warning_as_meshio(tmp_path, ext):
+    """A quad8 block has no Medit keyword: left out, as meshio leaves it out, and named in a
+    UserWarning (never a silent loss); the other blocks are written."""
+    pts = np.random.default_rng(0).random((8, 3))
+    cells = [("triangle", np.array([[0, 1, 2]])), ("quad8", np.array([list(range(8))]))]
+    with pytest.warns(UserWarning, match=r"medit: cell type 'quad8' has no Medit keyword; skipping 1 cells"):
+        mio.write(tmp_path / f"o{ext}", mio.Mesh(pts, cells))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        meshio.write(tmp_path / f"t{ext}", meshio.Mesh(pts, cells))
+        theirs = meshio.read(tmp_path / f"t{ext}")
+    ours = mio.read(tmp_path / f"o{ext}")
+    assert [(c.type, c.data.tolist()) for c in ours.cells] == [(c.type, c.data.tolist()) for c in theirs.cells] == [("triangle", [[0, 1, 2]])]

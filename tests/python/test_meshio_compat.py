@@ -9,7 +9,9 @@ through meshioplusplus, results compared.
 - round trips through every format both read and write, for meshio's standard test meshes
   with point, cell and field data and sets: meshio reads our file as it reads its own, we
   read meshio's file as meshio does, and the input mesh is never mutated (meshio's
-  write_read semantics).
+  write_read semantics). FORMAT_HOLDS says what each format can hold: our own round trip
+  keeps all of it; the comparisons with meshio cover what meshio's own round trip keeps
+  too (meshio_keeps, derived by running it).
 Formats come from the registry, so formats added later are covered when meshio has them.
 """
 from __future__ import annotations
@@ -34,9 +36,8 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "abaqus", "ansys", "avsucd", "cgns", "dolfin", "exodus", "flac3d", "h5m", "hmf", "mdpa", "med", "medit",
-    "nastran", "netgen", "neuroglancer", "obj", "off", "permas", "ply", "stl", "su2", "svg", "tecplot", "tetgen",
-    "ugrid", "wkt", "xdmf",
+    "ansys", "avsucd", "cgns", "dolfin", "exodus", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
+    "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
 
@@ -227,7 +228,7 @@ SCENARIOS = {
     "cell_data_to_sets": lambda m: (m.cell_data_to_sets("mat"), mesh_state(m))[1],
     "point_data_to_sets": lambda m: (m.point_data_to_sets("ids"), mesh_state(m))[1],
     "sets_round_trip": lambda m: (m.cell_sets_to_data(), m.cell_data_to_sets("a-b"), mesh_state(m))[2],
-    "repr_lines": lambda m: [line.split(":")[0].strip() for line in repr(m).splitlines()[1:]],
+    "repr_lines": lambda m: repr(m).splitlines()[1:],
     "len_cellblock": lambda m: [len(c) for c in m.cells],
     "cell_data_errors": lambda m: _raises(lambda: type(m)(m.points, [("triangle", [[0, 1, 2]])], cell_data={"x": [np.ones(2)]})),
     "point_data_errors": lambda m: _raises(lambda: type(m)(m.points, [], point_data={"x": np.ones(2)})),
@@ -253,14 +254,38 @@ def test_mesh_method_matches_meshio(scenario):
         warnings.simplefilter("ignore")  # meshio prints its warnings with rich; ours are warnings
         theirs = fn(theirs_mesh)
         ours = fn(ours_mesh)
-    if scenario == "repr_lines":  # meshio 5.0 prints no sets for ...; the lines it has must be ours
-        assert [line for line in ours if line in theirs] == theirs or set(theirs) <= set(ours)
-        return
     if scenario == "point_data_to_sets":
         # Deliberate difference (docs/python.md): meshio 5.0 names these sets "set-key-<tag>"
         # (the literal word "key"); we use the data's name, as its cell_data_to_sets does.
         theirs["point_sets"] = {k.replace("set-key-", "set-ids-"): v for k, v in theirs["point_sets"].items()}
     assert ours == theirs
+
+
+REPR_MESHES = {
+    "no cells": lambda M: M.Mesh(POINTS.copy(), []),
+    "polygons": lambda M: M.Mesh(POINTS.copy(), [("polygon", [[0, 1, 2, 3, 4]]), ("triangle", [[0, 1, 2]]), ("polygon", [[0, 1, 2, 3]])],
+                                 cell_data={"c": [np.ones(1), np.ones(1), np.ones(1)]}),
+    "lagrange": lambda M: M.Mesh(np.random.default_rng(0).random((10, 3)), [("VTK_LAGRANGE_TRIANGLE", [list(range(10))])]),
+    "point sets only": lambda M: M.Mesh(POINTS.copy(), [("line", [[0, 1]])], point_sets={"p": [0], "q": [1]}),
+    "polyhedra": lambda M: M.Mesh(POINTS.copy(), [("polyhedron4", [[np.array([0, 1, 2]), np.array([0, 1, 6]), np.array([1, 2, 6]), np.array([0, 2, 6])]])]),
+}
+
+
+def test_repr_lists_side_sets_after_the_cell_sets():
+    """Side regions (meshio has none) are named on their own line after the cell sets."""
+    m = method_mesh(mio)
+    m.regions.append(mio.Region("wall", "side", [[4, 0]], 2, 7))
+    lines = repr(m).splitlines()
+    assert lines[lines.index("  Cell sets: a, b") + 1] == "  Side sets: wall"
+
+
+@pytest.mark.parametrize("name", list(REPR_MESHES))
+def test_repr_is_meshios_line_for_line(name):
+    """repr (the C++ summary, also the CLI's info) has meshio's layout; only the first line
+    names the library."""
+    theirs, ours = repr(REPR_MESHES[name](meshio)).splitlines(), repr(REPR_MESHES[name](mio)).splitlines()
+    assert (theirs[0], ours[0]) == ("<meshio mesh object>", "<meshio++ mesh object>")
+    assert ours[1:] == theirs[1:]
 
 
 def test_sets_are_dicts():
@@ -410,15 +435,123 @@ def build(M, name, data=True):
     return M.Mesh(np.array(points), cells, **kw)
 
 
-def comparable(m, fmt):
-    """What two readers must agree on: points, cells, user data (format bookkeeping such as
-    gmsh:physical / gmsh:geometrical / gmsh:dim_tags stays out)."""
-    ignore = ("gmsh:", "vtkOriginalCellIds")
+class Holds:
+    """What a format can hold: its cell types (None: every type of the vocabulary), the
+    ranks of point and cell data it keeps (1: one value per point/cell, 2: vectors), and
+    whether it keeps point sets and sets of its cells. `by_count`: faces are stored as node lists only,
+    so a 3- or 4-node polygon is a triangle or quad in the file (OFF, PLY, OBJ)."""
+
+    def __init__(self, cells=None, point_data=(1, 2), cell_data=(1, 2), point_sets=False, cell_sets=False, by_count=False):
+        self.cells, self.point_data, self.cell_data = cells, point_data, cell_data
+        self.point_sets, self.cell_sets, self.by_count = point_sets, cell_sets, by_count
+
+    def holds_type(self, cell_type):
+        return self.cells is None or cell_type in self.cells
+
+
+LINEAR = {"line", "triangle", "quad", "tetra", "hexahedron", "wedge", "pyramid"}
+# The formats' own limits (their specs, docs/formats/<name>.md). What meshio 5.0 keeps of
+# each is derived from its own round trip (meshio_keeps) and narrows the comparisons with
+# meshio; our own round trip is compared on everything here.
+FORMAT_HOLDS = {
+    "abaqus": Holds(LINEAR - {"pyramid"} | {"line3", "triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "hexahedron27", "wedge15"},
+                    point_data=(), cell_data=(), point_sets=True, cell_sets=True),
+    "gmsh": Holds(cell_sets=True),  # physical groups; a node set is no Gmsh entity
+    "medit": Holds(LINEAR | {"line3", "triangle6", "quad9", "tetra10"}, point_data=(), cell_data=()),
+    "nastran": Holds(LINEAR | {"triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "wedge15", "pyramid13"},
+                     point_data=(), cell_data=()),
+    "obj": Holds({"line", "triangle", "quad", "polygon"}, point_data=(), cell_data=(), by_count=True),
+    "off": Holds({"triangle", "quad", "polygon"}, point_data=(), cell_data=(), by_count=True),
+    "ply": Holds({"line", "triangle", "quad", "polygon"}, point_data=(1,), cell_data=(1,), by_count=True),
+    "stl": Holds({"triangle"}, point_data=(), cell_data=()),
+    # SU2 markers are sets of boundary faces only (docs/formats/su2.md): no set of its cells.
+    "su2": Holds(LINEAR - {"line"}, point_data=(), cell_data=()),
+    "vtk": Holds(),
+    "vtu": Holds(),
+}
+# Formats whose writer refuses a block it cannot hold, where meshio 5.0 drops it with a
+# warning (docs/python.md, deliberate differences: a write never loses cells silently).
+REFUSES_UNHELD = {"stl", "off"}
+
+
+def meshio_keeps(fmt, _cache={}):
+    """What meshio 5.0's own writer and reader keep in `fmt`: the cell types of the
+    single-type standard meshes that come back, and the data ranks of the triangle mesh."""
+    if fmt not in _cache:
+        import tempfile
+
+        types, pd, cd = set(), set(), set()
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / f"k{EXT[fmt]}"
+            for name, (_, cells) in STD.items():
+                if len(cells) != 1:
+                    continue
+                try:
+                    meshio_write(path, build(meshio, name), fmt)
+                    back = meshio_read(path, fmt)
+                except Exception:  # noqa: BLE001 - meshio cannot write or read it back
+                    continue
+                if [c.type for c in back.cells if len(c)] == [cells[0][0]]:
+                    types.add(cells[0][0])
+                    if name == "triangle":
+                        pd = {np.asarray(v).ndim for k, v in back.point_data.items() if k in ("pd", "pv")}
+                        cd = {np.asarray(v[0]).ndim for k, v in back.cell_data.items() if k == "cd"}
+        _cache[fmt] = Holds(types, tuple(pd), tuple(cd))
+    return _cache[fmt]
+
+
+@pytest.mark.parametrize("fmt", SHARED_RW)
+def test_format_holds_is_no_narrower_than_either_library(tmp_path, fmt):
+    """FORMAT_HOLDS narrows the comparisons, so it must not hide anything: every cell type
+    and data rank that meshio's own round trip keeps, or ours keeps, is in the table."""
+    holds, theirs = FORMAT_HOLDS[fmt], meshio_keeps(fmt)
+    assert all(holds.holds_type(t) for t in theirs.cells), (fmt, theirs.cells)
+    assert set(theirs.point_data) <= set(holds.point_data) and set(theirs.cell_data) <= set(holds.cell_data)
+    path = tmp_path / f"h{EXT[fmt]}"
+    for name, (_, cells) in STD.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                mio.write(path, build(mio, name), fmt)
+            except (mio.WriteError, ValueError):
+                assert not holds.holds_type(cells[0][0]) or len(cells) > 1, name  # refused: not held
+                continue
+            back = mio.read(path, fmt)
+        kept = {c.type for c in back.cells if len(c)}
+        assert all(holds.holds_type(t) for t in kept), (name, kept)
+        ranks = lambda data: {np.asarray(v[0] if isinstance(v, list) else v).ndim for k, v in data.items()  # noqa: E731
+                              if k in ("pd", "pv", "cd")}
+        assert ranks(back.point_data) <= set(holds.point_data) and (not kept or ranks(back.cell_data) <= set(holds.cell_data))
+
+
+def narrowed(fmt):
+    """What both libraries keep in `fmt`: the comparisons with meshio."""
+    ours, theirs = FORMAT_HOLDS[fmt], meshio_keeps(fmt)
+    cells = theirs.cells if ours.cells is None else ours.cells & theirs.cells
+    return Holds(cells, tuple(set(ours.point_data) & set(theirs.point_data)),
+                 tuple(set(ours.cell_data) & set(theirs.cell_data)), by_count=ours.by_count)
+
+
+def comparable(m, fmt, holds=None):
+    """What two readers must agree on: points, the cells of the types `holds` has (default:
+    what the format holds), user data of the ranks it keeps. Format bookkeeping (keys
+    "<format>:...", such as gmsh:physical or medit:ref) stays out."""
+    holds = FORMAT_HOLDS[fmt] if holds is None else holds
+    ignore = tuple(f"{name}:" for name in FORMAT_HOLDS) + ("vtkOriginalCellIds",)
+    named = {3: "triangle", 4: "quad"}
+    blocks = []
+    for i, c in enumerate(m.cells):
+        data = np.asarray(c.data)
+        t = named.get(data.shape[1], c.type) if holds.by_count and c.type == "polygon" and data.ndim == 2 else c.type
+        if holds.holds_type(t) and len(data):
+            blocks.append((i, t, data))
     return {
         "points": np.asarray(m.points, dtype=float),
-        "cells": [(c.type, np.asarray(c.data)) for c in m.cells],
-        "point_data": {k: np.asarray(v) for k, v in m.point_data.items() if not k.startswith(ignore)},
-        "cell_data": {k: [np.asarray(a) for a in v] for k, v in m.cell_data.items() if not k.startswith(ignore)},
+        "cells": [(t, d) for _, t, d in blocks],
+        "point_data": {k: np.asarray(v) for k, v in m.point_data.items()
+                       if not k.startswith(ignore) and np.asarray(v).ndim in holds.point_data},
+        "cell_data": {k: [np.asarray(v[i]) for i, _, _ in blocks] for k, v in m.cell_data.items()
+                      if blocks and not k.startswith(ignore) and np.asarray(v[0]).ndim in holds.cell_data},
     }
 
 
@@ -469,20 +602,44 @@ def test_round_trip_against_meshio(tmp_path, fmt, name):
         their_error = e
     else:
         their_error = None
+    holds = FORMAT_HOLDS[fmt]
+    unheld = [c.type for c in ours_in.cells if not holds.holds_type(c.type)]
     try:
         mio.write(ours_path, ours_in, fmt)
     except (mio.WriteError, ValueError) as e:
-        # We refuse only what meshio refuses too.
-        assert their_error is not None, f"meshio writes {name} as {fmt}, we raised {e}"
+        if their_error is not None:
+            return  # we refuse what meshio refuses too
+        # Deliberate difference (docs/python.md): these writers refuse a block the format
+        # cannot hold, naming it, where meshio drops it with a warning.
+        assert fmt in REFUSES_UNHELD and unheld, f"meshio writes {name} as {fmt}, we raised {e}"
+        assert f"'{unheld[0]}'" in str(e)
+        assert not any(c.type in unheld and len(c) for c in reference.cells)  # meshio dropped them
         return
     assert_same(comparable(ours_before, fmt), comparable(ours_in, fmt), atol=0)  # input not mutated
     ours_back = mio.read(ours_path, fmt)
     assert_same(comparable(ours_in, fmt), comparable(ours_back, fmt))
     if their_error is not None:
         return  # meshio 5.0 cannot hold this mesh in this format: our own round trip held
-    reference = comparable(reference, fmt)
-    from_ours = comparable(meshio_read(ours_path, fmt), fmt)
-    read_by_us = comparable(mio.read(theirs_path, fmt), fmt)
+    both = narrowed(fmt)
+    if (name, fmt) in MESHIO_FILES_WE_REJECT:
+        # Deliberate difference (docs/formats/<fmt>.md): meshio 5.0 writes a file the
+        # format's spec forbids; we refuse to read it, naming the line.
+        with pytest.raises(mio.ReadError, match=MESHIO_FILES_WE_REJECT[(name, fmt)]):
+            mio.read(theirs_path, fmt)
+        read_by_us = None
+    else:
+        read_by_us = comparable(mio.read(theirs_path, fmt), fmt, both)
+    reference = comparable(reference, fmt, both)
+    if not all(both.holds_type(t) for t, _ in comparable(ours_in, fmt)["cells"]):
+        # Our file holds a type of the format that meshio 5.0's reader does not know (OFF
+        # quads, Medit's P2 keywords): meshio cannot read it; C == A still holds.
+        assert_same(reference, read_by_us)
+        return
+    if fmt in MESHIO_READS_FACE_DATA_ONLY_AS and comparable(ours_in, fmt)["cell_data"]:
+        # meshio 5.0's binary PLY reader cannot read face properties (docs/formats/ply.md);
+        # its ASCII reader can: B is checked on our ASCII file.
+        mio.write(ours_path, ours_in, fmt, **MESHIO_READS_FACE_DATA_ONLY_AS[fmt])
+    from_ours = comparable(meshio_read(ours_path, fmt), fmt, both)
     if (name, fmt) in NODE_ORDER_DIFFERENCES:
         # Deliberate difference (docs/python.md): meshio 5.0 keeps Gmsh's wedge18 node order
         # in memory; we hold VTK's, as for wedge15 (ours[j] = gmsh[perm[j]]). So meshio's
@@ -494,6 +651,8 @@ def test_round_trip_against_meshio(tmp_path, fmt, name):
     else:
         reference_ours = reference
     assert_same(reference, from_ours)  # B == A
+    if read_by_us is None:
+        return
     assert_same(reference_ours, read_by_us)  # C == A
     # Field data: whatever meshio keeps through its own writer, it finds in ours and we in its.
     theirs_back = meshio_read(theirs_path, fmt)
@@ -502,34 +661,54 @@ def test_round_trip_against_meshio(tmp_path, fmt, name):
         np.testing.assert_array_equal(mio.read(theirs_path, fmt).field_data[key], value)
 
 
-NODE_ORDER_DIFFERENCES = {("wedge18", "gmsh"): [0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11, 15, 17, 16]}
+NODE_ORDER_DIFFERENCES = {
+    ("wedge18", "gmsh"): [0, 1, 2, 3, 4, 5, 6, 9, 7, 12, 14, 13, 8, 10, 11, 15, 17, 16],
+    # meshio 5.0 keeps Abaqus's 3-node line order (end, middle, end); we hold VTK's
+    # (docs/formats/abaqus.md, "Node order").
+    ("line3", "abaqus"): [0, 2, 1],
+}
+MESHIO_READS_FACE_DATA_ONLY_AS = {"ply": {"binary": False}}
+# meshio 5.0 files that break the format's spec: meshio writes line3 as B33H, a 2-node
+# Abaqus beam, with 3 nodes (docs/formats/abaqus.md, "Node order").
+MESHIO_FILES_WE_REJECT = {("line3", "abaqus"): "node labels"}
 
 
 @pytest.mark.parametrize("fmt", SHARED_RW)
 def test_sets_round_trip_against_meshio(tmp_path, fmt):
     """Point and cell sets: whatever meshio keeps of them through its own writer, meshio
-    finds in our file, and we find in its file."""
+    finds in our file, and we find in its file, as they were written; formats that hold
+    sets (FORMAT_HOLDS) keep them through our own round trip."""
+    both = narrowed(fmt)
+    # tri_quad where both libraries keep triangles and quads in this format, else triangles.
+    two_types = both.holds_type("triangle") and both.holds_type("quad")
+
     def with_sets(M):
-        m = build(M, "tri_quad")
+        m = build(M, "tri_quad" if two_types else "triangle")
         m.point_sets = {"ps": np.array([0, 2])}
-        m.cell_sets = {"cs": [np.array([1]), np.array([0])]}
+        m.cell_sets = {"cs": [np.array([1]), np.array([0])] if two_types else [np.array([1])]}
         return m
 
+    written = {"ps": [0, 2]}
+    written_cells = {"triangle": [1], "quad": [0]} if two_types else {"triangle": [1]}
     ext = EXT[fmt]
-    mio.write(tmp_path / f"o{ext}", with_sets(mio), fmt)
-    try:
-        meshio_write(tmp_path / f"t{ext}", with_sets(meshio), fmt)
-    except meshio.WriteError:
-        # meshio 5.0's gmsh writer needs gmsh:dim_tags for several cell types; ours does
-        # not, and keeps the cell sets as physical groups.
-        # Gmsh element blocks are per entity, so the triangles come back in two blocks.
-        back = mio.read(tmp_path / f"o{ext}", fmt)
-        assert as_plain(back.cell_sets_dict["cs"]) == {"triangle": [1], "quad": [0]}
-        return
-    ref = meshio_read(tmp_path / f"t{ext}", fmt)
     ours_in = with_sets(mio)
     mio.write(tmp_path / f"o{ext}", ours_in, fmt)
     assert list(ours_in.point_sets) == ["ps"] and list(ours_in.cell_sets) == ["cs"]  # input not mutated (meshio's is)
+    back = mio.read(tmp_path / f"o{ext}", fmt)
+    if FORMAT_HOLDS[fmt].cell_sets:
+        # Gmsh element blocks are per entity, so the triangles may come back in two blocks.
+        assert as_plain(back.cell_sets_dict["cs"]) == written_cells
+    if FORMAT_HOLDS[fmt].point_sets:
+        assert as_plain(back.point_sets["ps"]) == written["ps"]
+    try:
+        meshio_write(tmp_path / f"t{ext}", with_sets(meshio), fmt)
+        ref = meshio_read(tmp_path / f"t{ext}", fmt)
+    except Exception:  # noqa: BLE001 - meshio 5.0 cannot write this mesh in this format
+        # gmsh: its writer needs gmsh:dim_tags for several cell types; su2: its writer
+        # fails on any mesh (it unpacks CellBlocks as tuples). Our own round trip held.
+        return
+    if fmt in MESHIO_READS_FACE_DATA_ONLY_AS:
+        mio.write(tmp_path / f"o{ext}", ours_in, fmt, **MESHIO_READS_FACE_DATA_ONLY_AS[fmt])
     # Formats without sets (VTU, VTK): meshio's writer stores them as int data; so do we.
     from_ours = meshio_read(tmp_path / f"o{ext}", fmt)
     for attr in ("point_data", "cell_data"):
@@ -538,11 +717,15 @@ def test_sets_round_trip_against_meshio(tmp_path, fmt):
                 assert as_plain(getattr(from_ours, attr)[key]) == as_plain(value), (attr, key)
     if fmt in ("vtu", "vtk"):
         assert "ps" in ref.point_data and "cs" in ref.cell_data  # the check above was not empty
-    for back in (meshio_read(tmp_path / f"o{ext}", fmt), mio.read(tmp_path / f"t{ext}", fmt)):
-        for attr in ("point_sets", "cell_sets"):
-            for key, value in getattr(ref, attr).items():
-                assert key in getattr(back, attr), (attr, key)
-                assert as_plain(getattr(back, attr)[key]) == as_plain(value)
+    # The sets meshio keeps by name, meshio finds in our file and we in its file, as written
+    # (meshio 5.0 itself reads back only the last of several *ELSET blocks of one name).
+    assert set(ref.point_sets) <= {"ps"} and set(ref.cell_sets) <= {"cs"}
+    if "cs" in ref.cell_sets:
+        assert as_plain(meshio_read(tmp_path / f"o{ext}", fmt).cell_sets_dict["cs"]) == written_cells
+        assert as_plain(mio.read(tmp_path / f"t{ext}", fmt).cell_sets_dict["cs"]) == written_cells
+    if "ps" in ref.point_sets:
+        assert as_plain(meshio_read(tmp_path / f"o{ext}", fmt).point_sets["ps"]) == written["ps"]
+        assert as_plain(mio.read(tmp_path / f"t{ext}", fmt).point_sets["ps"]) == written["ps"]
 
 
 def writer_keywords(fmt):
@@ -557,8 +740,12 @@ WRITER_KW = [(fmt, kw, default) for fmt in SHARED_RW for kw, default in writer_k
 @pytest.mark.parametrize("fmt, kw, default", WRITER_KW, ids=[f"{f}-{k}" for f, k, _ in WRITER_KW])
 def test_writer_accepts_meshios_keywords(tmp_path, fmt, kw, default):
     path = tmp_path / f"k{EXT[fmt]}"
-    getattr(mio, fmt).write(path, build(mio, "tri_quad"), **{kw: default})
-    assert_same(comparable(meshio_read(path, fmt), fmt), comparable(build(mio, "tri_quad"), fmt), atol=1e-12)
+    both = narrowed(fmt)
+    mesh = build(mio, "tri_quad" if both.holds_type("triangle") and both.holds_type("quad") else "triangle")
+    if fmt in MESHIO_READS_FACE_DATA_ONLY_AS:
+        mesh.cell_data = {}  # meshio 5.0's binary PLY reader cannot read face properties
+    getattr(mio, fmt).write(path, mesh, **{kw: default})
+    assert_same(comparable(meshio_read(path, fmt), fmt, both), comparable(mesh, fmt, both), atol=1e-12)
 
 
 VARIANTS = {
@@ -641,19 +828,23 @@ UNKNOWN_TYPES_VTU = """<?xml version="1.0"?>
 
 
 def test_unknown_cell_types_are_named_never_a_crash(tmp_path):
-    """A VTK_POLY_LINE (4) between two triangles: meshio warns and skips it. The core
-    skips it with a note (Mesh::warnings); until the binding hands the notes to Python,
-    Python reads raise a ReadError naming the type and count unless unknown_cells="skip"."""
+    """A VTK_POLY_LINE (4) between two triangles: meshio warns and skips it; so do we, with a
+    UserWarning (from Mesh::warnings) naming format, file, VTK type name and id, and count."""
+    import re
+
     path = tmp_path / "unknown.vtu"
     path.write_text(UNKNOWN_TYPES_VTU)
     theirs = meshio_read(path, "vtu")
-    with pytest.raises(mio.ReadError, match=r"VTK_POLY_LINE \(4\): 1 cell skipped"):
-        mio.read(path)
-    ours = mio.read(path, unknown_cells="skip")
+    with pytest.warns(UserWarning) as record:
+        ours = mio.read(path)
+    notes = [str(w.message) for w in record if issubclass(w.category, UserWarning)]
+    assert notes == [f"vtu: {path}: VTK_POLY_LINE (4): 1 cell skipped (meshio++ has no such cell type)"], notes
     assert [(c.type, c.data.tolist()) for c in ours.cells] == [(c.type, c.data.tolist()) for c in theirs.cells]
-    assert as_plain(ours.cell_data) == as_plain(theirs.cell_data)
-    with pytest.raises(ValueError, match="unknown_cells"):
-        mio.read(path, unknown_cells="ignore")
+    assert [(c.type, c.data.tolist()) for c in ours.cells] == [("triangle", [[0, 1, 2]]), ("triangle", [[0, 2, 3]])]
+    assert as_plain(ours.cell_data) == as_plain(theirs.cell_data) == {"c": [[1.0], [3.0]]}
+    # The skipping is not optional: the former unknown_cells option is an unknown option.
+    with pytest.raises(ValueError, match=re.escape("unknown option(s) unknown_cells")):
+        mio.read(path, unknown_cells="skip")
 
 
 @pytest.mark.parametrize("ragged", [False, True])

@@ -11,6 +11,7 @@
 
 #include "core/io/file.hpp"
 #include "formats/medit/medit_internal.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus {
 
@@ -54,6 +55,11 @@ void write(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "medit");
   const std::string float_fmt = opts.get_string("float_fmt", ".16e");
   opts.finish();
+  // Blocks without a Medit keyword are left out, as meshio leaves them out, with a warning.
+  for (const auto& block : mesh.cells)
+    if (block.ragged || !element_by_type(block.type))
+      warn("medit: cell type '" + block.type + "' has no Medit keyword; skipping " + std::to_string(block.size()) +
+           " cells");
   if (!path.empty() && path.back() == 'b') write_binary(path, mesh);
   else write_ascii(path, mesh, float_fmt);
 }

@@ -20,6 +20,7 @@
 #include "formats/su2/su2_internal.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/cell_types.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::su2 {
 
@@ -79,6 +80,11 @@ void write_su2(const std::string& path, const Mesh& mesh, const Options& options
     w.ch('\n');
   };
   auto is_volume = [&](const std::string& t) { return dim == 2 ? (t == "triangle" || t == "quad") : (t == "tetra" || t == "hexahedron" || t == "wedge" || t == "pyramid"); };
+  // Other blocks are left out, as meshio leaves them out, with a warning.
+  for (const auto& b : mesh.cells)
+    if (b.ragged || !(is_volume(b.type) || is_boundary_type(b.type, dim)))
+      warn("su2: cell type '" + b.type + "' is neither a volume nor a boundary element of a " + std::to_string(dim) +
+           "-D mesh; skipping " + std::to_string(b.size()) + " cells");
   std::size_t nvol = 0;
   for (const auto& b : mesh.cells)
     if (!b.ragged && is_volume(b.type)) nvol += b.size();
