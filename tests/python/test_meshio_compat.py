@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "ansys", "avsucd", "cgns", "dolfin", "exodus", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
+    "ansys", "avsucd", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
     "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
@@ -456,6 +456,10 @@ LINEAR = {"line", "triangle", "quad", "tetra", "hexahedron", "wedge", "pyramid"}
 FORMAT_HOLDS = {
     "abaqus": Holds(LINEAR - {"pyramid"} | {"line3", "triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "hexahedron27", "wedge15"},
                     point_data=(), cell_data=(), point_sets=True, cell_sets=True),
+    # Exodus II element types (docs/formats/exodus.md); node sets; variables of one value or
+    # three components (others are written as <name>_0, <name>_1, ... and read back so).
+    "exodus": Holds(LINEAR | {"line3", "triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "hexahedron27",
+                              "wedge15", "pyramid13"}, point_sets=True),
     "gmsh": Holds(cell_sets=True),  # physical groups; a node set is no Gmsh entity
     "medit": Holds(LINEAR | {"line3", "triangle6", "quad9", "tetra10"}, point_data=(), cell_data=()),
     "nastran": Holds(LINEAR | {"triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "wedge15", "pyramid13"},
@@ -666,6 +670,11 @@ NODE_ORDER_DIFFERENCES = {
     # meshio 5.0 keeps Abaqus's 3-node line order (end, middle, end); we hold VTK's
     # (docs/formats/abaqus.md, "Node order").
     ("line3", "abaqus"): [0, 2, 1],
+    # meshio 5.0 keeps Exodus's HEX20 / HEX27 node order in memory; we hold VTK's, the order
+    # vtkExodusIIReader gives (docs/formats/exodus.md).
+    ("hexahedron20", "exodus"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15],
+    ("hexahedron27", "exodus"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15,
+                                 23, 24, 25, 26, 21, 22, 20],
 }
 MESHIO_READS_FACE_DATA_ONLY_AS = {"ply": {"binary": False}}
 # meshio 5.0 files that break the format's spec: meshio writes line3 as B33H, a 2-node
