@@ -33,18 +33,6 @@ namespace meshioplusplus::gmsh {
 
 namespace {
 
-// What 4.0 and 4.1 lay out differently in their entity, node and element blocks.
-struct Layout {
-  bool tag_range;         // 4.1: minTag maxTag after the counts of $Nodes / $Elements
-  bool dim_first;         // 4.1: entityDim entityTag; 4.0: entityTag entityDim
-  bool tags_then_coords;  // 4.1: a node block's tags, then its coordinates; 4.0: rows
-  bool point_box;         // 4.0: a point entity has a 6-double box; 4.1: 3 coordinates
-  bool size_t_tags;       // 4.1: node / element tags in rows are size_t; 4.0: int
-  bool partitioned;       // 4.1 knows $PartitionedEntities; 4.0 skips it as unknown
-};
-constexpr Layout kLayout40{false, false, false, true, false, false};
-constexpr Layout kLayout41{true, true, true, false, true, true};
-
 // Width in binary of a node or element tag in the rows.
 std::size_t tag_bytes(const Input& in, const Layout& L) { return L.size_t_tags ? static_cast<std::size_t>(in.size_bytes) : 4; }
 
@@ -385,7 +373,7 @@ void read_periodic41(ReadState& st) {
   in.end_section("Periodic");
 }
 
-Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
+Mesh read4(ReadState& st, const Layout& L) {
   Input& in = st.in;
   for (std::string name = st.next_section(); !name.empty(); name = st.next_section()) {
     if (st.read_common_section(name)) continue;
@@ -393,7 +381,7 @@ Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
     else if (name == "PartitionedEntities" && L.partitioned) read_entities(st, L, true);
     else if (name == "Nodes") read_nodes(st, L);
     else if (name == "Elements") read_elements(st, L);
-    else if (name == "Periodic") read_periodic(st);
+    else if (name == "Periodic") L.affine_count ? read_periodic41(st) : read_periodic40(st);
     else in.skip_section(name);
   }
   return st.finish();
@@ -401,7 +389,7 @@ Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
 
 }  // namespace
 
-Mesh read40(ReadState& st) { return read4(st, kLayout40, read_periodic40); }
-Mesh read41(ReadState& st) { return read4(st, kLayout41, read_periodic41); }
+Mesh read40(ReadState& st) { return read4(st, kLayout40); }
+Mesh read41(ReadState& st) { return read4(st, kLayout41); }
 
 }  // namespace meshioplusplus::gmsh
