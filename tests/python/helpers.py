@@ -117,6 +117,14 @@ def run_gmsh(*args):
     subprocess.run(["gmsh", *map(str, args)], check=True, capture_output=True, timeout=120)
 
 
+def gmsh_export(geo, args, tmp_path, suffix):
+    """The gmsh program meshes `geo` with `args` and saves the mesh as .msh and as `suffix`:
+    (our reading of the `suffix` file, our reading of the .msh file)."""
+    run_gmsh(*args, geo, "-o", tmp_path / "a.msh")
+    run_gmsh(*args, geo, "-o", tmp_path / f"a{suffix}")
+    return mio.read(tmp_path / f"a{suffix}"), mio.read(tmp_path / "a.msh")
+
+
 @contextlib.contextmanager
 def gmsh_opened(path):
     """gmsh's Python API (python3-gmsh) with `path` opened: quiet, no user configuration."""

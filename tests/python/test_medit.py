@@ -171,9 +171,7 @@ def cell_coordinates(mesh):
 @needs_gmsh
 @pytest.mark.parametrize("geo,args", GEOS, ids=[g for g, _ in GEOS])
 def test_gmsh_export_reads_as_the_msh_it_came_from(geo, args, tmp_path):
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.msh")
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.mesh")
-    ours, msh = mio.read(tmp_path / "a.mesh"), mio.read(tmp_path / "a.msh")
+    ours, msh = helpers.gmsh_export(GMSH_GEO / f"{geo}.geo", args, tmp_path, ".mesh")
     # Gmsh prints .mesh coordinates with fewer digits than .msh ones.
     np.testing.assert_allclose(ours.points, msh.points[:, : ours.points.shape[1]], atol=1e-12, rtol=0)
     exported, source = by_type(ours), by_type(msh)

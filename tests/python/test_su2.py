@@ -89,9 +89,6 @@ def test_zone_keyword():
 GEOS = [("square2d", ["-2"]), ("extruded", ["-3"]), ("box3d", ["-3"])]
 
 
-gmsh = helpers.run_gmsh
-
-
 def by_type(cells, types):
     return helpers.blocks_by_type(cells, types=types)
 
@@ -99,9 +96,7 @@ def by_type(cells, types):
 @needs_gmsh
 @pytest.mark.parametrize("geo,args", GEOS, ids=[g for g, _ in GEOS])
 def test_gmsh_export_reads_as_the_msh_it_came_from(geo, args, tmp_path):
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.msh")
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.su2")
-    ours, msh = mio.read(tmp_path / "a.su2"), mio.read(tmp_path / "a.msh")
+    ours, msh = helpers.gmsh_export(GMSH_GEO / f"{geo}.geo", args, tmp_path, ".su2")
     dim = ours.points.shape[1]
     np.testing.assert_allclose(ours.points, msh.points[:, :dim], atol=1e-12, rtol=0)
     volume = {"triangle", "quad"} if dim == 2 else {"tetra", "hexahedron", "wedge", "pyramid"}
