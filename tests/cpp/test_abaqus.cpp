@@ -13,15 +13,7 @@ using namespace vtktest;
 
 namespace {
 
-const std::string kData = std::string(MESHIOPP_TEST_DATA) + "/abaqus/";
-
-mpp::Mesh fixture(const std::string& name) { return mpp::read(kData + name, "abaqus"); }
-
-const mpp::Region* region(const mpp::Mesh& m, const std::string& name, mpp::RegionKind kind) {
-  for (const auto& r : m.regions)
-    if (r.name == name && r.kind == kind) return &r;
-  return nullptr;
-}
+mpp::Mesh fixture(const std::string& name) { return mpp::read(data_path("abaqus", name), "abaqus"); }
 
 std::vector<std::int64_t> entries(const mpp::Mesh& m, const std::string& name, mpp::RegionKind kind) {
   const mpp::Region* r = region(m, name, kind);
@@ -36,11 +28,7 @@ constexpr auto kPoint = mpp::RegionKind::point;
 constexpr auto kCell = mpp::RegionKind::cell;
 constexpr auto kSide = mpp::RegionKind::side;
 
-std::string read_text(const std::string& text) {
-  const std::string path = tmp_path("bad.inp");
-  spit(path, text);
-  return read_outcome(path, "abaqus");
-}
+std::string read_text(const std::string& text) { return outcome_of_string(text, "abaqus", "bad.inp"); }
 
 }  // namespace
 
@@ -425,7 +413,7 @@ TEST(AbaqusRead, IncludesThatMultiplyAreBounded) {
 }
 
 TEST(AbaqusRead, EveryTruncatedPrefixReadsOrThrowsReadError) {
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(kData)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data_path("abaqus", ""))) {
     if (entry.path().extension() != ".inp") continue;
     const std::string bytes = slurp(entry.path().string());
     for (std::size_t n = 0; n <= bytes.size(); ++n) {

@@ -14,11 +14,7 @@ namespace {
 
 const std::string kData = std::string(MESHIOPP_TEST_DATA) + "/medit/";
 
-std::string read_text(const std::string& text, const std::string& name = "bad.mesh") {
-  const std::string path = tmp_path(name);
-  spit(path, text);
-  return read_outcome(path, "medit");
-}
+std::string read_text(const std::string& text, const std::string& name = "bad.mesh") { return outcome_of_string(text, "medit", name); }
 
 // Every type Medit has a keyword for, with integer references.
 mpp::Mesh medit_mix(bool two_d = false) {
@@ -258,29 +254,8 @@ TEST(MeditFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     files.push_back(kData + name + ".meshb");
   std::size_t cases = 0, meshes = 0;
   for (const auto& f : files) {
-    const std::string bytes = slurp(f);
-    const std::string probe = tmp_path(f.substr(f.rfind('/') + 1));
-    for (std::size_t len = 0; len < bytes.size(); ++len) {
-      spit(probe, bytes.substr(0, len));
-      const std::string outcome = read_outcome(probe, "medit");
-      if (outcome == "mesh") {
-        ++meshes;
-      } else {
-        EXPECT_EQ(outcome.rfind("ReadError: medit: ", 0), 0u) << outcome;
-      }
-      ++cases;
-    }
-    for (std::size_t at = 0; at < bytes.size(); ++at)
-      for (unsigned char x : {0x01, 0xff}) {
-        std::string c = bytes;
-        c[at] = static_cast<char>(c[at] ^ x);
-        spit(probe, c);
-        const std::string outcome = read_outcome(probe, "medit");
-        if (outcome != "mesh") {
-          EXPECT_EQ(outcome.rfind("ReadError: medit: ", 0), 0u) << outcome;
-        }
-        ++cases;
-      }
+    const auto n = sweep(slurp(f), "medit", f.substr(f.rfind('/') + 1), Sweep::xor_each(1, 1, {0x01, 0xff}).errors_start("ReadError: medit: "));
+    cases += n.files, meshes += n.meshes;
   }
   EXPECT_GT(cases, 5000u);
   EXPECT_GT(meshes, 0u);  // a binary file cut after a whole keyword, with no End, still reads

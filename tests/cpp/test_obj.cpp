@@ -10,23 +10,8 @@ using namespace vtktest;
 
 namespace {
 
-mpp::Mesh read_obj_text(const std::string& text) {
-  const std::string path = tmp_path("probe.obj");
-  spit(path, text);
-  return mpp::read(path, "obj");
-}
-
-std::string obj_outcome(const std::string& text) {
-  const std::string path = tmp_path("bad.obj");
-  spit(path, text);
-  return read_outcome(path, "obj");
-}
-
-const mpp::Region* region(const mpp::Mesh& m, const std::string& name) {
-  for (const auto& r : m.regions)
-    if (r.name == name) return &r;
-  return nullptr;
-}
+mpp::Mesh read_obj_text(const std::string& text) { return read_string(text, "obj", "probe.obj"); }
+std::string obj_outcome(const std::string& text) { return outcome_of_string(text, "obj", "bad.obj"); }
 
 }  // namespace
 
@@ -144,12 +129,7 @@ TEST(ObjMalformed, ErrorsNameTheLine) {
       {"vt x\n", "a texture coordinate"},
       {"vn 1 2\n", "a normal component"},
   };
-  for (const auto& [text, needle] : cases) {
-    const std::string outcome = obj_outcome(text);
-    EXPECT_EQ(outcome.rfind("ReadError", 0), 0u) << outcome;
-    EXPECT_NE(outcome.find(needle), std::string::npos) << "want '" << needle << "' in: " << outcome;
-    EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
-  }
+  for (const auto& [text, needle] : cases) expect_read_error(obj_outcome(text), needle, "line ");
 }
 
 TEST(ObjFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
@@ -160,28 +140,6 @@ TEST(ObjFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   const std::string path = tmp_path("fuzz_src.obj");
   mpp::write(path, m, "obj");
   const std::string bytes = slurp(path);
-  const std::string probe = tmp_path("fuzz_probe.obj");
-  std::size_t files = 0;
-  for (std::size_t len = 0; len < bytes.size(); len += bytes.size() / 400 + 1) {
-    spit(probe, bytes.substr(0, len));
-    const std::string outcome = read_outcome(probe, "obj");
-    if (outcome != "mesh") {
-      EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-    }
-    ++files;
-  }
-  for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 150 + 1)
-    for (unsigned char x : {0x01, 0x80, 0x10}) {
-      std::string c = bytes;
-      c[at] = static_cast<char>(c[at] ^ x);
-      spit(probe, c);
-      const std::string outcome = read_outcome(probe, "obj");
-      if (outcome == "mesh") {
-        mpp::read(probe, "obj").validate();
-      } else {
-        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-      }
-      ++files;
-    }
+  const std::size_t files = sweep(bytes, "obj", "fuzz_probe.obj", Sweep::xor_each(bytes.size() / 400 + 1, bytes.size() / 150 + 1, {0x01, 0x80, 0x10}).validating()).files;
   EXPECT_GT(files, 500u);
 }

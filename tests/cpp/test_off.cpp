@@ -12,17 +12,8 @@ using namespace vtktest;
 
 namespace {
 
-mpp::Mesh read_text(const std::string& text) {
-  const std::string path = tmp_path("x.off");
-  spit(path, text);
-  return mpp::read(path, "off");
-}
-
-std::string outcome_of(const std::string& text) {
-  const std::string path = tmp_path("outcome.off");
-  spit(path, text);
-  return read_outcome(path, "off");
-}
+mpp::Mesh read_text(const std::string& text) { return read_string(text, "off", "x.off"); }
+std::string outcome_of(const std::string& text) { return outcome_of_string(text, "off", "outcome.off"); }
 
 mpp::Mesh faces_mesh() {
   mpp::Mesh m;
@@ -107,11 +98,7 @@ TEST(OffRead, VertexExtrasOfCoffNoffStoff) {
 TEST(OffMalformed, ErrorsNameTheLine) {
   const std::string good = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
   ASSERT_EQ(outcome_of(good), "mesh");
-  auto rep = [&](const std::string& from, const std::string& to) {
-    std::string s = good;
-    s.replace(s.find(from), from.size(), to);
-    return s;
-  };
+  auto rep = [&](const std::string& from, const std::string& to) { return replaced(good, from, to); };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {rep("OFF", "PLY"), "expected an OFF header keyword"},
       {rep("OFF", "4OFF"), "4-D and n-D vertices (4OFF) are not supported"},
@@ -128,12 +115,7 @@ TEST(OffMalformed, ErrorsNameTheLine) {
       {rep("3 0 1 2", "2000000000 0 1 2"), "face vertices"},
       {good + "trailing\n", "expected the end of the file after 1 faces, found 'trailing'"},
   };
-  for (const auto& [text, needle] : cases) {
-    const std::string o = outcome_of(text);
-    EXPECT_EQ(o.rfind("ReadError", 0), 0u) << o;
-    EXPECT_NE(o.find(needle), std::string::npos) << "want '" << needle << "' in: " << o;
-    EXPECT_NE(o.find("line "), std::string::npos) << o;
-  }
+  for (const auto& [text, needle] : cases) expect_read_error(outcome_of(text), needle, "line ");
 }
 
 TEST(OffWrite, NonFaceBlocksAreAWriteError) {
@@ -157,22 +139,6 @@ TEST(OffFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   const std::string path = tmp_path("fuzz_src.off");
   mpp::write(path, m, "off");
   const std::string bytes = slurp(path);
-  const std::string probe = tmp_path("fuzz_probe.off");
-  std::size_t files = 0;
-  for (std::size_t len = 0; len <= bytes.size(); ++len) {
-    spit(probe, bytes.substr(0, len));
-    const std::string o = read_outcome(probe, "off");
-    if (o != "mesh") { EXPECT_EQ(o.rfind("ReadError: ", 0), 0u) << o; }
-    ++files;
-  }
-  for (std::size_t at = 0; at < bytes.size(); ++at)
-    for (unsigned char x : {0x01, 0x10, 0x80}) {
-      std::string c = bytes;
-      c[at] = static_cast<char>(c[at] ^ x);
-      spit(probe, c);
-      const std::string o = read_outcome(probe, "off");
-      if (o != "mesh") { EXPECT_EQ(o.rfind("ReadError: ", 0), 0u) << o; }
-      ++files;
-    }
+  const std::size_t files = sweep(bytes, "off", "fuzz_probe.off", Sweep::xor_each(1, 1, {0x01, 0x10, 0x80})).files;
   EXPECT_GT(files, 1000u);
 }

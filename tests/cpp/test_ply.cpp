@@ -13,17 +13,8 @@ using namespace vtktest;
 
 namespace {
 
-std::string read_text(const std::string& text) {
-  const std::string path = tmp_path("bad.ply");
-  spit(path, text);
-  return read_outcome(path, "ply");
-}
-
-mpp::Mesh read_bytes(const std::string& bytes) {
-  const std::string path = tmp_path("probe.ply");
-  spit(path, bytes);
-  return mpp::read(path, "ply");
-}
+std::string read_text(const std::string& text) { return outcome_of_string(text, "ply", "bad.ply"); }
+mpp::Mesh read_bytes(const std::string& bytes) { return read_string(bytes, "ply", "probe.ply"); }
 
 // Faces in meshio's grouping: runs of one vertex count.
 mpp::Mesh runs_mesh() {
@@ -243,11 +234,7 @@ TEST(PlyMalformed, ErrorsNameThePlace) {
       "ply\nformat ascii 1.0\nelement vertex 3\nproperty double x\nproperty double y\nproperty double z\n"
       "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
   EXPECT_EQ(read_text(good), "mesh");
-  auto rep = [&](const std::string& from, const std::string& to) {
-    std::string s = good;
-    s.replace(s.find(from), from.size(), to);
-    return s;
-  };
+  auto rep = [&](const std::string& from, const std::string& to) { return replaced(good, from, to); };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {rep("ply\n", "plx\n"), "'ply' as the first line"},
       {rep("ascii 1.0", "utf8 1.0"), "format ascii"},
@@ -267,12 +254,7 @@ TEST(PlyMalformed, ErrorsNameThePlace) {
       {good + "7\n", "end of the file"},
       {rep("3 0 1 2", "3 0 1"), "face vertices"},
   };
-  for (const auto& [text, needle] : cases) {
-    const std::string outcome = read_text(text);
-    EXPECT_EQ(outcome.rfind("ReadError", 0), 0u) << outcome;
-    EXPECT_NE(outcome.find(needle), std::string::npos) << "want '" << needle << "' in: " << outcome;
-    EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
-  }
+  for (const auto& [text, needle] : cases) expect_read_error(read_text(text), needle, "line ");
 }
 
 TEST(PlyMalformed, BinaryListCountsThatLie) {
@@ -302,28 +284,7 @@ TEST(PlyFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     const std::string path = tmp_path("fuzz_src_" + mode + ".ply");
     mpp::write(path, mesh, "ply", options);
     const std::string bytes = slurp(path);
-    const std::string probe = tmp_path("fuzz_probe.ply");
-    for (std::size_t len = 0; len < bytes.size(); len += bytes.size() / 400 + 1) {
-      spit(probe, bytes.substr(0, len));
-      const std::string outcome = read_outcome(probe, "ply");
-      if (outcome != "mesh") {
-        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-      }
-      ++files;
-    }
-    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 120 + 1)
-      for (unsigned char x : {0x01, 0x80, 0x40}) {
-        std::string c = bytes;
-        c[at] = static_cast<char>(c[at] ^ x);
-        spit(probe, c);
-        const std::string outcome = read_outcome(probe, "ply");
-        if (outcome == "mesh") {
-          mpp::read(probe, "ply").validate();
-        } else {
-          EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-        }
-        ++files;
-      }
+    files += sweep(bytes, "ply", "fuzz_probe.ply", Sweep::xor_each(bytes.size() / 400 + 1, bytes.size() / 120 + 1, {0x01, 0x80, 0x40}).validating()).files;
   }
   EXPECT_GT(files, 1000u);
 }

@@ -46,17 +46,8 @@ std::string binary_stl(const std::string& header, const std::vector<std::array<f
   return s;
 }
 
-mpp::Mesh read_bytes(const std::string& bytes, const std::string& name = "x.stl") {
-  const std::string path = tmp_path(name);
-  spit(path, bytes);
-  return mpp::read(path, "stl");
-}
-
-std::string outcome_of(const std::string& bytes) {
-  const std::string path = tmp_path("outcome.stl");
-  spit(path, bytes);
-  return read_outcome(path, "stl");
-}
+mpp::Mesh read_bytes(const std::string& bytes, const std::string& name = "x.stl") { return read_string(bytes, "stl", name); }
+std::string outcome_of(const std::string& bytes) { return outcome_of_string(bytes, "stl", "outcome.stl"); }
 
 }  // namespace
 
@@ -247,11 +238,7 @@ TEST(StlMalformed, AsciiErrorsNameTheLine) {
   const std::string good =
       "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
   ASSERT_EQ(outcome_of(good), "mesh");
-  auto rep = [&](const std::string& from, const std::string& to) {
-    std::string s = good;
-    s.replace(s.find(from), from.size(), to);
-    return s;
-  };
+  auto rep = [&](const std::string& from, const std::string& to) { return replaced(good, from, to); };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {rep("vertex 0 1 0\n", "vertex 0 1 0\nvertex 1 1 0\n"), "line 7"},
       {rep("vertex 0 1 0\n", "vertex 0 1 0\nvertex 1 1 0\n"), "an STL facet has three vertices"},
@@ -262,12 +249,7 @@ TEST(StlMalformed, AsciiErrorsNameTheLine) {
       {good + "garbage\n", "expected 'solid', found 'garbage'"},
       {rep("endfacet\n", "endfacet\nfoo\n"), "expected 'facet' or 'endsolid', found 'foo'"},
   };
-  for (const auto& [text, needle] : cases) {
-    const std::string o = outcome_of(text);
-    EXPECT_EQ(o.rfind("ReadError", 0), 0u) << o;
-    EXPECT_NE(o.find(needle), std::string::npos) << "want '" << needle << "' in: " << o;
-    EXPECT_NE(o.find("stl: "), std::string::npos) << o;
-  }
+  for (const auto& [text, needle] : cases) expect_read_error(outcome_of(text), needle, "stl: ");
   EXPECT_NE(outcome_of("hello").find("neither ASCII STL"), std::string::npos);
 }
 
@@ -306,22 +288,7 @@ TEST(StlFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     const std::string path = tmp_path("fuzz_src.stl");
     mpp::write(path, m, "stl", {{"binary", binary ? "true" : "false"}});
     const std::string bytes = slurp(path);
-    const std::string probe = tmp_path("fuzz_probe.stl");
-    for (std::size_t len = 0; len <= bytes.size(); ++len) {
-      spit(probe, bytes.substr(0, len));
-      const std::string o = read_outcome(probe, "stl");
-      if (o != "mesh") { EXPECT_EQ(o.rfind("ReadError: ", 0), 0u) << o; }
-      ++files;
-    }
-    for (std::size_t at = 0; at < bytes.size(); ++at)
-      for (unsigned char x : {0x01, 0x80, 0x20}) {
-        std::string c = bytes;
-        c[at] = static_cast<char>(c[at] ^ x);
-        spit(probe, c);
-        const std::string o = read_outcome(probe, "stl");
-        if (o != "mesh") { EXPECT_EQ(o.rfind("ReadError: ", 0), 0u) << o; }
-        ++files;
-      }
+    files += sweep(bytes, "stl", "fuzz_probe.stl", Sweep::xor_each(1, 1, {0x01, 0x80, 0x20})).files;
   }
   EXPECT_GT(files, 1000u);
 }

@@ -17,11 +17,7 @@ std::vector<std::pair<std::string, mpp::Options>> vtk_modes() {
           {"42_ascii", {{"fmt_version", "4.2"}, {"binary", "false"}}}};
 }
 
-std::string read_text(const std::string& text) {
-  const std::string path = tmp_path("bad.vtk");
-  spit(path, text);
-  return read_outcome(path, "vtk");
-}
+std::string read_text(const std::string& text) { return outcome_of_string(text, "vtk", "bad.vtk"); }
 
 }  // namespace
 
@@ -50,9 +46,7 @@ TEST(VtkRead, StructuredPointsAsHexahedra) {
       "# vtk DataFile Version 3.0\nimage\nASCII\nDATASET STRUCTURED_POINTS\nDIMENSIONS 3 2 2\nORIGIN 1 2 3\nSPACING 0.5 1 2\n"
       "POINT_DATA 12\nSCALARS s float\nLOOKUP_TABLE default\n0 1 2 3 4 5 6 7 8 9 10 11\n"
       "CELL_DATA 2\nVECTORS v double\n1 2 3 4 5 6\n";
-  const std::string path = tmp_path("sp.vtk");
-  spit(path, text);
-  const auto m = mpp::read(path, "vtk");
+  const auto m = read_string(text, "vtk", "sp.vtk");
   ASSERT_EQ(m.cells.size(), 1u);
   EXPECT_EQ(m.cells[0].type, "hexahedron");
   EXPECT_EQ(compare_arrays("hex", m.cells[0].connectivity, i64({0, 1, 4, 3, 6, 7, 10, 9, 1, 2, 5, 4, 7, 8, 11, 10}, {2, 8}), false), "");
@@ -114,9 +108,7 @@ TEST(VtkRead, FieldOutsideDataIsFieldData) {
       "cycle%20no 1 2 int\n7 8\nMETADATA\nINFORMATION 0\n\n"
       "POINTS 3 float\n0 0 0 1 0 0 0 1 0\nCELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n"
       "POINT_DATA 3\nFIELD FieldData 1\nmy%20data 2 3 float\n1 2 3 4 5 6\n";
-  const std::string path = tmp_path("fd.vtk");
-  spit(path, text);
-  const auto m = mpp::read(path, "vtk");
+  const auto m = read_string(text, "vtk", "fd.vtk");
   EXPECT_EQ(m.field_data.at("TIME").value_as_double(0), 2.5);
   EXPECT_EQ(m.field_data.at("cycle no").size(), 2u);
   EXPECT_EQ(m.point_data.at("my data").shape(), (NDArray::Shape{3, 2}));
@@ -127,11 +119,7 @@ TEST(VtkMalformed, ErrorsNameTheLine) {
       "# vtk DataFile Version 4.2\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 float\n0 0 0 1 0 0 0 1 0\n"
       "CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n";
   EXPECT_EQ(read_text(good), "mesh");
-  auto rep = [&](const std::string& from, const std::string& to) {
-    std::string s = good;
-    s.replace(s.find(from), from.size(), to);
-    return s;
-  };
+  auto rep = [&](const std::string& from, const std::string& to) { return replaced(good, from, to); };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {rep("# vtk", "# vtx"), "line 1"},
       {rep("ASCII", "TEXT"), "line 3"},
@@ -148,12 +136,7 @@ TEST(VtkMalformed, ErrorsNameTheLine) {
       // Two counts within the cap whose product is not: a ReadError, not an overflow.
       {good + "FIELD FieldData 1\na 281474976710656 281474976710656 float\n1\n", "values overflow a count"},
   };
-  for (const auto& [text, needle] : cases) {
-    const std::string outcome = read_text(text);
-    EXPECT_EQ(outcome.rfind("ReadError", 0), 0u) << outcome;
-    EXPECT_NE(outcome.find(needle), std::string::npos) << "want '" << needle << "' in: " << outcome;
-    EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
-  }
+  for (const auto& [text, needle] : cases) expect_read_error(read_text(text), needle, "line ");
   // A type meshio++ cannot hold is skipped with a note naming it (as meshio skips it).
   for (const auto& [id, name] : {std::pair<std::string, std::string>{"77", "VTK_BEZIER_QUADRILATERAL (77)"},
                                  {"78", "VTK_BEZIER_TETRAHEDRON (78)"}}) {
@@ -182,26 +165,7 @@ TEST(VtkFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
     const std::string path = tmp_path("fuzz_src_" + mode + ".vtk");
     mpp::write(path, mesh, "vtk", options);
     const std::string bytes = slurp(path);
-    const std::string probe = tmp_path("fuzz_probe.vtk");
-    for (std::size_t len = 0; len < bytes.size(); len += bytes.size() / 500 + 1) {
-      spit(probe, bytes.substr(0, len));
-      const std::string outcome = read_outcome(probe, "vtk");
-      if (outcome != "mesh") {
-        EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-      }
-      ++files;
-    }
-    for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 150 + 1)
-      for (unsigned char x : {0x01, 0x80}) {
-        std::string c = bytes;
-        c[at] = static_cast<char>(c[at] ^ x);
-        spit(probe, c);
-        const std::string outcome = read_outcome(probe, "vtk");
-        if (outcome != "mesh") {
-          EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
-        }
-        ++files;
-      }
+    files += sweep(bytes, "vtk", "fuzz_probe.vtk", Sweep::xor_each(bytes.size() / 500 + 1, bytes.size() / 150 + 1, {0x01, 0x80})).files;
   }
   EXPECT_GT(files, 1000u);
 }

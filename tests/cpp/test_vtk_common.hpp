@@ -13,29 +13,13 @@
 #include <string>
 
 #include "meshioplusplus/meshioplusplus.hpp"
+#include "test_support.hpp"
 
 namespace vtktest {
 
 namespace mpp = meshioplusplus;
 using mpp::NDArray;
-
-inline std::string tmp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("meshiopp_vtk_tests_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-inline std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-inline void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
+using namespace testsupport;  // tmp_path, slurp, spit, read_outcome, ...
 
 inline NDArray i64(std::vector<std::int64_t> v, NDArray::Shape s) { return NDArray::from_vector(v, std::move(s)); }
 
@@ -222,17 +206,6 @@ inline std::string compare_meshes(const mpp::Mesh& expected, const mpp::Mesh& go
     }
   }
   return "";
-}
-
-// Reads `bytes` (written to a file) with `format`: "mesh" or "ReadError: ..."; anything
-// else escaping the reader fails the test.
-inline std::string read_outcome(const std::string& path, const std::string& format) {
-  try {
-    mpp::read(path, format);
-    return "mesh";
-  } catch (const mpp::ReadError& e) {
-    return std::string("ReadError: ") + e.what();
-  }
 }
 
 }  // namespace vtktest

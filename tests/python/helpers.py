@@ -1,13 +1,21 @@
-"""Canonical test meshes (after meshio's test helpers) and the one write/read round trip.
+"""Canonical test meshes (after meshio's test helpers), the one write/read round trip, and
+the scaffolding the format tests share.
 
 Each mesh is small and hand-checkable; add_* decorate a mesh with data. write_read writes
-with our writer, reads back with our reader, and checks the input was not mutated.
+with our writer, reads back with our reader, and checks the input was not mutated. The
+rest, written once for every format's tests: blocks gathered by type, the gmsh program and
+gmsh's Python API as oracles, VTK's polydata readers as oracles, and the check that 2-D
+points are written with z = 0.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+import shutil
+import subprocess
 
 import numpy as np
+import pytest
 
 import meshioplusplus as mio
 
@@ -85,4 +93,91 @@ def write_read(tmp_path, mesh, file_format, atol=0.0, suffix="", **kwargs):
     back = mio.read(path, file_format)
     assert_mesh_equal(mesh, before)
     assert_mesh_equal(mesh, back, atol=atol)
+    return back
+
+
+def blocks_by_type(mesh, key=None, types=None):
+    """{cell type: its blocks' rows (or, with `key`, its blocks' cell_data[key]) concatenated
+    in block order}, over the types in `types` (all when None). Takes a Mesh (ours or
+    meshio's) or a list of cell blocks."""
+    cells = mesh if isinstance(mesh, list) else mesh.cells
+    out = {}
+    for i, c in enumerate(cells):
+        if types is None or c.type in types:
+            out.setdefault(c.type, []).append(np.asarray(c.data) if key is None else np.asarray(mesh.cell_data[key][i]))
+    return {t: np.concatenate(v) for t, v in out.items()}
+
+
+# --- gmsh -------------------------------------------------------------------------------
+needs_gmsh_program = pytest.mark.skipif(shutil.which("gmsh") is None, reason="the gmsh oracle needs the gmsh program (Debian gmsh)")
+
+
+def run_gmsh(*args):
+    """The gmsh program with these arguments (paths as str); fails the test if it fails."""
+    subprocess.run(["gmsh", *map(str, args)], check=True, capture_output=True, timeout=120)
+
+
+def gmsh_export(geo, args, tmp_path, suffix):
+    """The gmsh program meshes `geo` with `args` and saves the mesh as .msh and as `suffix`:
+    (our reading of the `suffix` file, our reading of the .msh file)."""
+    run_gmsh(*args, geo, "-o", tmp_path / "a.msh")
+    run_gmsh(*args, geo, "-o", tmp_path / f"a{suffix}")
+    return mio.read(tmp_path / f"a{suffix}"), mio.read(tmp_path / "a.msh")
+
+
+@contextlib.contextmanager
+def gmsh_opened(path):
+    """gmsh's Python API (python3-gmsh) with `path` opened: quiet, no user configuration."""
+    import gmsh
+
+    gmsh.initialize(["-noenv"], readConfigFiles=False)
+    try:
+        gmsh.option.setNumber("General.Terminal", 0)
+        gmsh.open(str(path))
+        yield gmsh
+    finally:
+        gmsh.finalize()
+
+
+def gmsh_nodes_and_elements(gmsh):
+    """gmsh's own reading of the opened model: {node tag: xyz}, {gmsh type name: (element
+    tags, node tags as rows)}."""
+    tags, coords, _ = gmsh.model.mesh.getNodes()
+    xyz = dict(zip(tags.tolist(), coords.reshape(-1, 3)))
+    elements = {}
+    for t, etags, ntags in zip(*gmsh.model.mesh.getElements()):
+        name, _, _, nn, _, _ = gmsh.model.mesh.getElementProperties(t)
+        elements[name] = (etags, ntags.reshape(-1, nn))
+    return xyz, elements
+
+
+# --- VTK --------------------------------------------------------------------------------
+def vtk_polydata(reader, path):
+    """A VTK polydata reader's (vtk.vtkOBJReader(), vtk.vtkPLYReader(), ...) view of `path`:
+    points, the polys' flat connectivity (count, ids, count, ids...) and the point arrays."""
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    reader.SetFileName(str(path))
+    reader.Update()
+    out = reader.GetOutput()
+    pd = out.GetPointData()
+    arrays = {pd.GetArray(i).GetName(): vtk_to_numpy(pd.GetArray(i)) for i in range(pd.GetNumberOfArrays())}
+    return vtk_to_numpy(out.GetPoints().GetData()), vtk_to_numpy(out.GetPolys().GetData()), arrays
+
+
+def flat_polys(mesh):
+    """The mesh's faces as VTK's flat polys connectivity (count, ids, count, ids...)."""
+    out = []
+    for c in mesh.cells:
+        for row in np.asarray(c.data):
+            out += [len(row), *row]
+    return np.array(out)
+
+
+def assert_2d_points_written_with_zero_z(path):
+    """Writes tri_mesh_2d to `path` and reads it back: x, y kept, z = 0. Returns the mesh read."""
+    mio.write(path, tri_mesh_2d)
+    back = mio.read(path)
+    np.testing.assert_array_equal(back.points[:, :2], tri_mesh_2d.points)
+    np.testing.assert_array_equal(back.points[:, 2], 0)
     return back

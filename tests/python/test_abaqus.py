@@ -20,7 +20,7 @@ import meshioplusplus as mio
 meshio = pytest.importorskip("meshio", reason="meshio is the peer for cross-checks")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "abaqus"
-needs_gmsh = pytest.mark.skipif(shutil.which("gmsh") is None, reason="the gmsh program is the oracle (Debian gmsh)")
+needs_gmsh = helpers.needs_gmsh_program
 needs_ccx = pytest.mark.skipif(shutil.which("ccx") is None, reason="CalculiX is the oracle (Debian calculix-ccx)")
 
 MESHES = {
@@ -170,15 +170,10 @@ GEO = {
 }
 
 
-def gmsh(*args):
-    subprocess.run(["gmsh", *map(str, args)], check=True, capture_output=True, timeout=120)
+gmsh = helpers.run_gmsh
 
 
-def per_type(mesh):
-    out = {}
-    for c in mesh.cells:
-        out.setdefault(c.type, []).append(np.asarray(c.data))
-    return {k: np.concatenate(v) for k, v in out.items()}
+per_type = helpers.blocks_by_type
 
 
 def named_sets(mesh):

@@ -6,8 +6,6 @@ can. Round trips through the canonical meshes of helpers.py.
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
 import warnings
 from pathlib import Path
 
@@ -22,7 +20,7 @@ meshio = pytest.importorskip("meshio", reason="meshio (python3-meshio) is the pe
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 MEDIT = DATA / "medit"
 GMSH_GEO = DATA / "gmsh"
-needs_gmsh = pytest.mark.skipif(shutil.which("gmsh") is None, reason="the gmsh oracle needs the gmsh program")
+needs_gmsh = helpers.needs_gmsh_program
 
 CANONICAL = {
     "tri_2d": helpers.tri_mesh_2d, "tri": helpers.tri_mesh, "line": helpers.line_mesh, "quad": helpers.quad_mesh,
@@ -156,15 +154,10 @@ def test_p2_elements_in_both_encodings():
 GEOS = [("square2d", ["-2"]), ("box3d", ["-3", "-order", "2"]), ("extruded", ["-3"])]
 
 
-def gmsh(*args):
-    subprocess.run(["gmsh", *map(str, args)], check=True, capture_output=True, timeout=120)
+gmsh = helpers.run_gmsh
 
 
-def by_type(mesh):
-    out = {}
-    for b in mesh.cells:
-        out.setdefault(b.type, []).append(np.asarray(b.data))
-    return {t: np.concatenate(v) for t, v in out.items()}
+by_type = helpers.blocks_by_type
 
 
 def cell_coordinates(mesh):
@@ -178,9 +171,7 @@ def cell_coordinates(mesh):
 @needs_gmsh
 @pytest.mark.parametrize("geo,args", GEOS, ids=[g for g, _ in GEOS])
 def test_gmsh_export_reads_as_the_msh_it_came_from(geo, args, tmp_path):
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.msh")
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.mesh")
-    ours, msh = mio.read(tmp_path / "a.mesh"), mio.read(tmp_path / "a.msh")
+    ours, msh = helpers.gmsh_export(GMSH_GEO / f"{geo}.geo", args, tmp_path, ".mesh")
     # Gmsh prints .mesh coordinates with fewer digits than .msh ones.
     np.testing.assert_allclose(ours.points, msh.points[:, : ours.points.shape[1]], atol=1e-12, rtol=0)
     exported, source = by_type(ours), by_type(msh)

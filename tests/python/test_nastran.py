@@ -56,12 +56,7 @@ def made(tmp_path_factory):
     return out
 
 
-def per_type(mesh, key=None):
-    """Blocks of each type concatenated in order (Nastran has no entities to split by)."""
-    out = {}
-    for i, c in enumerate(mesh.cells):
-        out.setdefault(c.type, []).append(np.asarray(c.data) if key is None else np.asarray(mesh.cell_data[key][i]))
-    return {k: np.concatenate(v) for k, v in out.items()}
+per_type = helpers.blocks_by_type  # Nastran has no entities to split blocks by
 
 
 # What gmsh's .bdf export makes of the .msh types: no point elements; a 3-node line is a CBAR
@@ -115,19 +110,8 @@ def plain(mesh, drop=()):
 
 def gmsh_elements(path):
     """gmsh's own reading: {tag: xyz}, {gmsh type name: (tags, node tags)}."""
-    gmsh.initialize(["-noenv"], readConfigFiles=False)
-    try:
-        gmsh.option.setNumber("General.Terminal", 0)
-        gmsh.open(str(path))
-        tags, coords, _ = gmsh.model.mesh.getNodes()
-        xyz = dict(zip(tags.tolist(), coords.reshape(-1, 3)))
-        out = {}
-        for t, etags, ntags in zip(*gmsh.model.mesh.getElements()):
-            name, _, _, nn, _, _ = gmsh.model.mesh.getElementProperties(t)
-            out[name] = (etags, ntags.reshape(-1, nn))
-        return xyz, out
-    finally:
-        gmsh.finalize()
+    with helpers.gmsh_opened(path) as g:
+        return helpers.gmsh_nodes_and_elements(g)
 
 
 # gmsh's BDF reader keeps the corner nodes of the quadratic cards and reads no CELAS1.

@@ -104,25 +104,13 @@ def test_texture_coordinates_that_do_not_map_to_points_warn(tmp_path):
 
 # --- VTK ------------------------------------------------------------------------------
 vtk = pytest.importorskip("vtk", reason="the VTK oracle needs python3-vtk9")
-from vtk.util.numpy_support import vtk_to_numpy  # noqa: E402
 
 
 def vtk_read(path):
-    r = vtk.vtkOBJReader()
-    r.SetFileName(str(path))
-    r.Update()
-    out = r.GetOutput()
-    pd = out.GetPointData()
-    arrays = {pd.GetArray(i).GetName(): vtk_to_numpy(pd.GetArray(i)) for i in range(pd.GetNumberOfArrays())}
-    return vtk_to_numpy(out.GetPoints().GetData()), vtk_to_numpy(out.GetPolys().GetData()), arrays
+    return helpers.vtk_polydata(vtk.vtkOBJReader(), path)
 
 
-def _flat_polys(mesh):
-    out = []
-    for c in mesh.cells:
-        for row in np.asarray(c.data):
-            out += [len(row), *row]
-    return np.array(out)
+_flat_polys = helpers.flat_polys
 
 
 def test_we_read_vtk_files_with_vtks_arrays():

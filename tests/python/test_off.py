@@ -89,10 +89,7 @@ def test_round_trip_polygons_and_face_colours(tmp_path):
 
 def test_two_dimensional_points_get_zero_z(tmp_path):
     path = tmp_path / "2d.off"
-    mio.write(path, helpers.tri_mesh_2d)
-    m = mio.read(path)
-    np.testing.assert_array_equal(m.points[:, :2], helpers.tri_mesh_2d.points)
-    np.testing.assert_array_equal(m.points[:, 2], 0)
+    m = helpers.assert_2d_points_written_with_zero_z(path)
     np.testing.assert_array_equal(meshio.read(path).points, m.points)
 
 

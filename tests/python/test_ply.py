@@ -133,28 +133,13 @@ def test_other_elements_and_list_properties_warn_and_comments_are_kept(tmp_path)
 
 # --- VTK ------------------------------------------------------------------------------
 vtk = pytest.importorskip("vtk", reason="the VTK oracle needs python3-vtk9")
-from vtk.util.numpy_support import vtk_to_numpy  # noqa: E402
 
 
 def vtk_read(path):
-    r = vtk.vtkPLYReader()
-    r.SetFileName(str(path))
-    r.Update()
-    out = r.GetOutput()
-    polys = vtk_to_numpy(out.GetPolys().GetData())
-    arrays = {}
-    pd = out.GetPointData()
-    for i in range(pd.GetNumberOfArrays()):
-        arrays[pd.GetArray(i).GetName()] = vtk_to_numpy(pd.GetArray(i))
-    return vtk_to_numpy(out.GetPoints().GetData()), polys, arrays
+    return helpers.vtk_polydata(vtk.vtkPLYReader(), path)
 
 
-def _flat_polys(mesh):
-    out = []
-    for c in mesh.cells:
-        for row in np.asarray(c.data):
-            out += [len(row), *row]
-    return np.array(out)
+_flat_polys = helpers.flat_polys
 
 
 @pytest.mark.parametrize("name", ["vtk_ascii.ply", "vtk_binary_le.ply", "vtk_binary_be.ply"])

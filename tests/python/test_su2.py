@@ -5,8 +5,6 @@ of the .msh it came from, markers included. Round trips keep markers as side reg
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
 import warnings
 from pathlib import Path
 
@@ -21,7 +19,7 @@ meshio = pytest.importorskip("meshio", reason="meshio (python3-meshio) is the pe
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 SU2 = DATA / "su2"
 GMSH_GEO = DATA / "gmsh"
-needs_gmsh = pytest.mark.skipif(shutil.which("gmsh") is None, reason="the gmsh oracle needs the gmsh program")
+needs_gmsh = helpers.needs_gmsh_program
 SINGLE_ZONE = ["square2d_gmsh.su2", "extruded_gmsh.su2", "no_index_column.su2", "index_columns_and_ghost_count.su2",
                "marker_bounding_no_volume_cell.su2"]
 
@@ -91,24 +89,14 @@ def test_zone_keyword():
 GEOS = [("square2d", ["-2"]), ("extruded", ["-3"]), ("box3d", ["-3"])]
 
 
-def gmsh(*args):
-    subprocess.run(["gmsh", *map(str, args)], check=True, capture_output=True, timeout=120)
-
-
 def by_type(cells, types):
-    out = {}
-    for b in cells:
-        if b.type in types:
-            out.setdefault(b.type, []).append(np.asarray(b.data))
-    return {t: np.concatenate(v) for t, v in out.items()}
+    return helpers.blocks_by_type(cells, types=types)
 
 
 @needs_gmsh
 @pytest.mark.parametrize("geo,args", GEOS, ids=[g for g, _ in GEOS])
 def test_gmsh_export_reads_as_the_msh_it_came_from(geo, args, tmp_path):
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.msh")
-    gmsh(*args, GMSH_GEO / f"{geo}.geo", "-o", tmp_path / "a.su2")
-    ours, msh = mio.read(tmp_path / "a.su2"), mio.read(tmp_path / "a.msh")
+    ours, msh = helpers.gmsh_export(GMSH_GEO / f"{geo}.geo", args, tmp_path, ".su2")
     dim = ours.points.shape[1]
     np.testing.assert_allclose(ours.points, msh.points[:, :dim], atol=1e-12, rtol=0)
     volume = {"triangle", "quad"} if dim == 2 else {"tetra", "hexahedron", "wedge", "pyramid"}

@@ -48,11 +48,7 @@ def made(tmp_path_factory):
     return out
 
 
-def per_type(mesh):
-    out = {}
-    for c in mesh.cells:
-        out.setdefault(c.type, []).append(np.asarray(c.data))
-    return {k: np.concatenate(v) for k, v in out.items()}
+per_type = helpers.blocks_by_type
 
 
 def region_cells(mesh, region):
@@ -100,26 +96,16 @@ def test_gmsh_complete_quadratic_solids_are_skipped_not_guessed(tmp_path):
 
 
 def gmsh_view(path):
-    gmsh.initialize(["-noenv"], readConfigFiles=False)
-    try:
-        gmsh.option.setNumber("General.Terminal", 0)
-        gmsh.open(str(path))
-        tags, coords, _ = gmsh.model.mesh.getNodes()
-        xyz = dict(zip(tags.tolist(), coords.reshape(-1, 3)))
-        elements = {}
-        for t, etags, ntags in zip(*gmsh.model.mesh.getElements()):
-            name, _, _, nn, _, _ = gmsh.model.mesh.getElementProperties(t)
-            elements[name] = (etags, ntags.reshape(-1, nn))
+    with helpers.gmsh_opened(path) as g:
+        xyz, elements = helpers.gmsh_nodes_and_elements(g)
         groups = {}
-        for d, t in gmsh.model.getPhysicalGroups():
+        for d, t in g.model.getPhysicalGroups():
             etags = []
-            for ent in gmsh.model.getEntitiesForPhysicalGroup(d, t):
-                for _, et, _ in zip(*gmsh.model.mesh.getElements(d, ent)):
+            for ent in g.model.getEntitiesForPhysicalGroup(d, t):
+                for _, et, _ in zip(*g.model.mesh.getElements(d, ent)):
                     etags += et.tolist()
-            groups[(d, t)] = (gmsh.model.getPhysicalName(d, t), sorted(etags))
+            groups[(d, t)] = (g.model.getPhysicalName(d, t), sorted(etags))
         return xyz, elements, groups
-    finally:
-        gmsh.finalize()
 
 
 GMSH_NAME = {"line": "Line 2", "line3": "Line 3", "triangle": "Triangle 3", "triangle6": "Triangle 6",
@@ -184,11 +170,7 @@ def test_round_trip_canonical_meshes(tmp_path, mesh):
 
 
 def test_two_d_points_get_z_zero(tmp_path):
-    path = tmp_path / "t.unv"
-    mio.write(path, helpers.tri_mesh_2d)
-    back = mio.read(path)
-    np.testing.assert_array_equal(back.points[:, :2], helpers.tri_mesh_2d.points)
-    np.testing.assert_array_equal(back.points[:, 2], 0)
+    helpers.assert_2d_points_written_with_zero_z(tmp_path / "t.unv")
 
 
 def test_errors_name_file_and_line(tmp_path):

@@ -150,6 +150,12 @@ def assert_flat_equal(expected, got, check_dtype=True, field_data=True, polyhedr
 # --- VTK's own writers ------------------------------------------------------------------
 
 
+def assert_vtk_reads_what_we_write(path, mesh, **write_options):
+    """Writes `mesh` to `path` with our writer: VTK's own reader must see the mesh."""
+    mio.write(path, mesh, **write_options)
+    assert_flat_equal(flat_from_mesh(mesh), vtk_read(path))
+
+
 def vtk_grid_from_file(path):
     reader = vtk.vtkXMLUnstructuredGridReader() if str(path).endswith(".vtu") else vtk.vtkUnstructuredGridReader()
     if not str(path).endswith(".vtu"):

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/io/parallel_rows.hpp"
 #include "core/parallel.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -31,18 +32,6 @@
 namespace meshioplusplus::gmsh {
 
 namespace {
-
-// What 4.0 and 4.1 lay out differently in their entity, node and element blocks.
-struct Layout {
-  bool tag_range;         // 4.1: minTag maxTag after the counts of $Nodes / $Elements
-  bool dim_first;         // 4.1: entityDim entityTag; 4.0: entityTag entityDim
-  bool tags_then_coords;  // 4.1: a node block's tags, then its coordinates; 4.0: rows
-  bool point_box;         // 4.0: a point entity has a 6-double box; 4.1: 3 coordinates
-  bool size_t_tags;       // 4.1: node / element tags in rows are size_t; 4.0: int
-  bool partitioned;       // 4.1 knows $PartitionedEntities; 4.0 skips it as unknown
-};
-constexpr Layout kLayout40{false, false, false, true, false, false};
-constexpr Layout kLayout41{true, true, true, false, true, true};
 
 // Width in binary of a node or element tag in the rows.
 std::size_t tag_bytes(const Input& in, const Layout& L) { return L.size_t_tags ? static_cast<std::size_t>(in.size_bytes) : 4; }
@@ -264,53 +253,17 @@ const char* ascii_rows(ReadState& st, const ElementType& t, const char* p, std::
   return p;
 }
 
-// A large block is parsed in parallel: Gmsh writes one element per line, so the text is
-// cut at line starts (found by one memchr pass) and each chunk parsed on its own thread.
-// Lines need not be elements by the spec, so the cut is verified afterwards: each chunk
-// must end exactly where the next one began. If not, or if any chunk fails, the block is
-// parsed again sequentially, which also gives the exact error for bad input.
+// A large block is parsed in parallel: Gmsh writes one element per line, though the spec
+// does not promise it, so io::parallel_rows() cuts at line starts and verifies the cut; when
+// it cannot (or a piece fails), the block is parsed sequentially for the exact error.
 void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* c) {
   Input& in = st.in;
-  const char* p = in.cur.ptr();
-  const char* end = in.cur.end();
   const auto k = static_cast<std::size_t>(t.num_nodes);
   std::vector<std::uint64_t> tags(m);
-  const std::size_t chunks = row_chunks(m, in.threads);
-  bool done = false;
-  if (chunks > 1) {
-    while (p != end && io::is_space(*p)) ++p;
-    std::vector<std::size_t> first_row(chunks + 1);
-    std::vector<const char*> start(chunks + 1, nullptr), stop(chunks, nullptr);
-    for (std::size_t j = 0; j <= chunks; ++j) first_row[j] = m * j / chunks;
-    start[0] = p;
-    const char* q = p;
-    std::size_t line = 0, next = 1;
-    while (next < chunks && q < end) {
-      const void* nl = std::memchr(q, '\n', static_cast<std::size_t>(end - q));
-      if (!nl) break;
-      q = static_cast<const char*>(nl) + 1;
-      if (++line == first_row[next]) start[next++] = q;
-    }
-    if (next == chunks) {
-      try {
-        parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) {
-          const std::size_t r0 = first_row[j];
-          stop[j] = ascii_rows(st, t, start[j], first_row[j + 1] - r0, c + r0 * k, tags.data() + r0);
-        });
-        done = true;
-        for (std::size_t j = 0; j + 1 < chunks && done; ++j) {
-          const char* s = stop[j];
-          while (s != end && io::is_space(*s)) ++s;
-          done = s == start[j + 1];
-        }
-        if (done) p = stop[chunks - 1];
-      } catch (const ReadError&) {
-        done = false;  // reparse below for the exact, sequential error
-      }
-    }
-    if (!done) p = in.cur.ptr();
-  }
-  if (!done) p = ascii_rows(st, t, p, m, c, tags.data());
+  const char* p = io::parallel_rows(in.cur.ptr(), in.cur.end(), m, in.threads, [&](const char* start, std::size_t r0, std::size_t r1) {
+    return ascii_rows(st, t, start, r1 - r0, c + r0 * k, tags.data() + r0);
+  });
+  if (!p) p = ascii_rows(st, t, in.cur.ptr(), m, c, tags.data());
   for (std::uint64_t tag : tags) st.element_tags.push(tag);
   in.cur.set_ptr(p);
 }
@@ -420,7 +373,7 @@ void read_periodic41(ReadState& st) {
   in.end_section("Periodic");
 }
 
-Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
+Mesh read4(ReadState& st, const Layout& L) {
   Input& in = st.in;
   for (std::string name = st.next_section(); !name.empty(); name = st.next_section()) {
     if (st.read_common_section(name)) continue;
@@ -428,7 +381,7 @@ Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
     else if (name == "PartitionedEntities" && L.partitioned) read_entities(st, L, true);
     else if (name == "Nodes") read_nodes(st, L);
     else if (name == "Elements") read_elements(st, L);
-    else if (name == "Periodic") read_periodic(st);
+    else if (name == "Periodic") L.affine_count ? read_periodic41(st) : read_periodic40(st);
     else in.skip_section(name);
   }
   return st.finish();
@@ -436,7 +389,7 @@ Mesh read4(ReadState& st, const Layout& L, void (*read_periodic)(ReadState&)) {
 
 }  // namespace
 
-Mesh read40(ReadState& st) { return read4(st, kLayout40, read_periodic40); }
-Mesh read41(ReadState& st) { return read4(st, kLayout41, read_periodic41); }
+Mesh read40(ReadState& st) { return read4(st, kLayout40); }
+Mesh read41(ReadState& st) { return read4(st, kLayout41); }
 
 }  // namespace meshioplusplus::gmsh

@@ -250,8 +250,26 @@ struct WritePlan {
 // Errors name `path`, the file about to be written.
 WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& path);
 void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
-void write41(const std::string& path, const Mesh& mesh, const WriteOptions& opt);
-void write40(const std::string& path, const Mesh& mesh, const WriteOptions& opt);  // gmsh40_write.cpp
+
+// What MSH 4.0 and 4.1 lay out differently in their entity, node, element and periodic
+// blocks: the one reader (gmsh4_read.cpp) and the one writer (gmsh4_write.cpp) of both
+// versions are driven by it.
+struct Layout {
+  bool tag_range;         // 4.1: minTag maxTag after the counts of $Nodes / $Elements
+  bool dim_first;         // 4.1: entityDim entityTag; 4.0: entityTag entityDim
+  bool tags_then_coords;  // 4.1: a node block's tags, then its coordinates; 4.0: rows
+  bool point_box;         // 4.0: a point entity has a 6-double box; 4.1: 3 coordinates
+  bool size_t_tags;       // 4.1: node / element tags in rows are size_t; 4.0: int
+  bool partitioned;       // 4.1 knows $PartitionedEntities; 4.0 skips it as unknown
+  bool affine_count;      // 4.1 $Periodic: numAffine (size_t) then the values; 4.0: an
+                          // "Affine" line (binary: a negative long node count, 16 values)
+};
+inline constexpr Layout kLayout40{false, false, false, true, false, false, false};
+inline constexpr Layout kLayout41{true, true, true, false, true, true, true};
+
+void write4(const std::string& path, const Mesh& mesh, const WriteOptions& opt, const Layout& L);  // gmsh4_write.cpp
+inline void write40(const std::string& path, const Mesh& mesh, const WriteOptions& opt) { write4(path, mesh, opt, kLayout40); }
+inline void write41(const std::string& path, const Mesh& mesh, const WriteOptions& opt) { write4(path, mesh, opt, kLayout41); }
 
 // The output of both writers: text through TextWriter (to_chars), binary values appended
 // raw in the host's byte order (the endianness marker written in $MeshFormat says which).

@@ -38,6 +38,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "core/cell_collector.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
@@ -49,18 +50,6 @@ namespace {
 
 constexpr std::size_t kMaxFields = 64;  // no card we read needs more (CHEXA: 22)
 constexpr io::RealSyntax kReal{true, true};
-
-struct Slot {  // the elements of one meshio type, in file order
-  std::string_view type;
-  int nodes = 0;
-  std::vector<std::int64_t> grids;      // grid ids, nodes per element, VTK order
-  std::vector<std::int64_t> pids;
-  std::vector<std::size_t> offsets;     // byte offset of each element's card (for errors)
-};
-
-struct Run {  // consecutive elements of one slot: one cell block
-  std::size_t slot, first, count;
-};
 
 struct Cord {
   std::int64_t cid = 0, rid = 0;
@@ -120,7 +109,7 @@ class Reader {
       if (!take_line(line, ls)) break;
     }
     finish_card();
-    bulk_seen_ |= !ids_.empty() || !runs_.empty() || !cords_.empty();
+    bulk_seen_ |= !ids_.empty() || !elements_.empty() || !cords_.empty();
     if (!bulk_seen_)
       cur_.fail_at("no Nastran bulk data: expected BEGIN BULK, ENDDATA, GRID or element cards, found none", file_.data());
     return build();
@@ -347,24 +336,9 @@ class Reader {
       if (!ec.linear.empty()) want = std::to_string(ec.linear_nodes) + " or " + want;
       fail_card("element " + std::to_string(eid) + " has " + std::to_string(present) + " grid ids; expected " + want);
     }
-    Slot& s = slot(type, n);
-    for (int i = 0; i < n; ++i) s.grids.push_back(g[static_cast<std::size_t>(perm ? perm[i] : i)]);
-    s.pids.push_back(pid);
-    s.offsets.push_back(static_cast<std::size_t>(card_at_ - file_.data()));
-    const std::size_t si = static_cast<std::size_t>(&s - slots_.data());
-    if (runs_.empty() || runs_.back().slot != si) runs_.push_back({si, s.pids.size() - 1, 0});
-    ++runs_.back().count;
-  }
-
-  Slot& slot(std::string_view type, int nodes) {
-    if (last_slot_ < slots_.size() && slots_[last_slot_].type == type) return slots_[last_slot_];
-    for (std::size_t i = 0; i < slots_.size(); ++i)
-      if (slots_[i].type == type) return slots_[last_slot_ = i];
-    slots_.push_back({});
-    slots_.back().type = type;
-    slots_.back().nodes = nodes;
-    last_slot_ = slots_.size() - 1;
-    return slots_.back();
+    std::int64_t* row = elements_.add(type, static_cast<std::size_t>(n), static_cast<std::size_t>(card_at_ - file_.data()));
+    for (int i = 0; i < n; ++i) row[i] = g[static_cast<std::size_t>(perm ? perm[i] : i)];
+    pids_.push_back(pid);
   }
 
   void cord2() {
@@ -529,25 +503,15 @@ class Reader {
                           std::to_string(dup.first_duplicate) + ", for one); elements use the last definition");
 
     std::vector<NDArray> refs;
-    for (const Run& r : runs_) {
-      const Slot& s = slots_[r.slot];
-      const std::size_t k = static_cast<std::size_t>(s.nodes);
-      NDArray conn = NDArray::uninit(DType::int64, {r.count, k});
-      std::int64_t* out = conn.data<std::int64_t>();
-      const std::int64_t* in = s.grids.data() + r.first * k;
-      for (std::size_t e = 0; e < r.count; ++e) {
-        for (std::size_t j = 0; j < k; ++j) {
-          const std::int64_t pos = map.find(in[e * k + j]);
-          if (pos < 0)
-            cur_.fail_at("element (" + std::string(s.type) + ") refers to GRID " + std::to_string(in[e * k + j]) +
-                             ", which no GRID card defines", file_.data() + s.offsets[r.first + e]);
-          out[e * k + j] = pos;
-        }
-      }
-      mesh.cells.push_back(CellBlock::rectangular(std::string(s.type), std::move(conn)));
+    const auto missing = [&](std::string_view type, std::int64_t grid, std::size_t offset) {
+      cur_.fail_at("element (" + std::string(type) + ") refers to GRID " + std::to_string(grid) + ", which no GRID card defines",
+                   file_.data() + offset);
+    };
+    for (auto& b : elements_.blocks(map, missing)) {
+      mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
       if (any_pid_) {
-        NDArray pid = NDArray::uninit(DType::int64, {r.count});
-        if (r.count) std::memcpy(pid.raw(), s.pids.data() + r.first, r.count * sizeof(std::int64_t));
+        NDArray pid = NDArray::uninit(DType::int64, {b.count});
+        if (b.count) std::memcpy(pid.raw(), pids_.data() + b.first, b.count * sizeof(std::int64_t));
         refs.push_back(std::move(pid));
       }
     }
@@ -584,9 +548,8 @@ class Reader {
   std::unordered_map<std::int64_t, std::size_t> first_cp_line_;
 
   // Elements.
-  std::vector<Slot> slots_;
-  std::size_t last_slot_ = 0;
-  std::vector<Run> runs_;
+  CellCollector elements_;
+  std::vector<std::int64_t> pids_;  // one per element, in file order
   bool any_pid_ = false;
 
   // Coordinate systems.

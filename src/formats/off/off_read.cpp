@@ -111,20 +111,22 @@ class Reader {
       cur_.skip_space_and_comments('#');
       const std::uint64_t k = cur_.index("a face's vertex count");
       if (k != k0) return cur_.seek(start), false;
-      for (std::uint64_t j = 0; j < k; ++j) {
-        const char* vat = cur_.ptr();
-        const std::uint64_t v = cur_.index("a vertex index");
-        if (v >= nv)
-          cur_.fail_at("face " + std::to_string(f) + ": vertex index " + std::to_string(v) + " is outside [0, " +
-                           std::to_string(nv) + ")", vat);
-        *out++ = static_cast<std::int64_t>(v);
-      }
+      for (std::uint64_t j = 0; j < k; ++j) *out++ = vertex(f, nv);
       cur_.skip_blank();
       if (!cur_.at_end() && *cur_.ptr() != '\n' && *cur_.ptr() != '#') return cur_.seek(start), false;  // a colour
     }
     const char* type = k0 == 3 ? "triangle" : k0 == 4 ? "quad" : "polygon";
     m.cells.push_back(CellBlock::rectangular(type, std::move(conn)));
     return true;
+  }
+
+  // One vertex index of face `f`, checked against the `nv` vertices.
+  std::int64_t vertex(std::size_t f, std::size_t nv) {
+    const char* at = cur_.ptr();
+    const std::uint64_t v = cur_.index("a vertex index");
+    if (v >= nv)
+      cur_.fail_at("face " + std::to_string(f) + ": vertex index " + std::to_string(v) + " is outside [0, " + std::to_string(nv) + ")", at);
+    return static_cast<std::int64_t>(v);
   }
 
   void faces(Mesh& m, std::size_t nv, std::size_t nf) {
@@ -143,14 +145,7 @@ class Reader {
       if (k == 0) cur_.fail_at("face " + std::to_string(f) + " has no vertices", at);
       cur_.need(k, 2, "face vertices");
       sizes[f] = static_cast<std::uint32_t>(k);
-      for (std::uint64_t j = 0; j < k; ++j) {
-        const char* vat = cur_.ptr();
-        const std::uint64_t v = cur_.index("a vertex index");
-        if (v >= nv)
-          cur_.fail_at("face " + std::to_string(f) + ": vertex index " + std::to_string(v) + " is outside [0, " +
-                           std::to_string(nv) + ")", vat);
-        idx.push_back(static_cast<std::int64_t>(v));
-      }
+      for (std::uint64_t j = 0; j < k; ++j) idx.push_back(vertex(f, nv));
       // Colour columns: whatever follows on the same line, up to a comment.
       cur_.skip_blank();
       if (cur_.at_end() || *cur_.ptr() == '\n' || *cur_.ptr() == '#') {

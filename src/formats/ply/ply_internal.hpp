@@ -31,21 +31,12 @@ inline std::optional<DType> type_from_name(std::string_view s) {
   return std::nullopt;
 }
 
-// The names meshio's writer uses (VTK's PLY library reads all but int64/uint64).
-inline const char* type_name(DType d) {
-  switch (d) {
-    case DType::int8: return "int8";
-    case DType::int16: return "int16";
-    case DType::int32: return "int32";
-    case DType::int64: return "int64";
-    case DType::uint8: return "uint8";
-    case DType::uint16: return "uint16";
-    case DType::uint32: return "uint32";
-    case DType::uint64: return "uint64";
-    case DType::float32: return "float";
-    case DType::float64: break;
-  }
-  return "double";
+// The names meshio's writer uses (VTK's PLY library reads all but int64/uint64): numpy's
+// spelling but for the two float types.
+inline std::string_view type_name(DType d) {
+  if (d == DType::float32) return "float";
+  if (d == DType::float64) return "double";
+  return dtype_name(d);
 }
 
 Mesh read_ply(const std::string& path, const Options& options);

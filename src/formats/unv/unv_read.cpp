@@ -31,6 +31,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/cell_collector.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
@@ -42,17 +43,6 @@ namespace meshioplusplus::unv {
 namespace {
 
 constexpr io::RealSyntax kFortran{true, false};
-
-struct Slot {
-  std::string_view type;
-  int nodes = 0;
-  std::vector<std::int64_t> labels;  // node labels, VTK order
-  std::vector<std::size_t> offsets;  // byte offset of each element's record (for errors)
-};
-
-struct Run {
-  std::size_t slot, first, count;
-};
 
 struct Group {
   std::string name;
@@ -144,13 +134,8 @@ class Reader {
       }
       std::int64_t raw[20];
       for (int k = 0; k < el->nodes; ++k) raw[k] = label("a node label");
-      Slot& s = slot(el->type, el->nodes);
-      for (int k = 0; k < el->nodes; ++k) s.labels.push_back(raw[el->perm ? el->perm[k] : k]);
-      s.offsets.push_back(static_cast<std::size_t>(at - cur_.begin()));
-      const std::size_t si = static_cast<std::size_t>(&s - slots_.data());
-      const std::size_t row = s.offsets.size() - 1;
-      if (runs_.empty() || runs_.back().slot != si) runs_.push_back({si, row, 0});
-      ++runs_.back().count;
+      std::int64_t* row = elements_.add(el->type, static_cast<std::size_t>(el->nodes), static_cast<std::size_t>(at - cur_.begin()));
+      for (int k = 0; k < el->nodes; ++k) row[k] = raw[el->perm ? el->perm[k] : k];
       elabels_.push_back(elabel);
       props_.push_back(prop);
       mats_.push_back(mat);
@@ -190,17 +175,6 @@ class Reader {
     return static_cast<std::int64_t>(v);
   }
 
-  Slot& slot(std::string_view type, int nodes) {
-    if (last_slot_ < slots_.size() && slots_[last_slot_].type == type) return slots_[last_slot_];
-    for (std::size_t i = 0; i < slots_.size(); ++i)
-      if (slots_[i].type == type) return slots_[last_slot_ = i];
-    slots_.push_back({});
-    slots_.back().type = type;
-    slots_.back().nodes = nodes;
-    last_slot_ = slots_.size() - 1;
-    return slots_.back();
-  }
-
   // The line of `at`, counted on from the last position asked (warnings come in file order,
   // so the whole file is counted once).
   std::size_t line_at(const char* at) {
@@ -232,35 +206,24 @@ class Reader {
                          std::to_string(dup.first_duplicate) + ", for one); elements use the last definition");
 
     std::vector<NDArray> props, mats;
-    std::size_t global = 0;
-    for (const Run& r : runs_) {
-      const Slot& s = slots_[r.slot];
-      const std::size_t k = static_cast<std::size_t>(s.nodes);
-      NDArray conn = NDArray::uninit(DType::int64, {r.count, k});
-      std::int64_t* out = conn.data<std::int64_t>();
-      const std::int64_t* in = s.labels.data() + r.first * k;
-      for (std::size_t e = 0; e < r.count * k; ++e) {
-        const std::int64_t pos = nodes.find(in[e]);
-        if (pos < 0)
-          cur_.fail_at("element refers to node " + std::to_string(in[e]) + ", which dataset 2411 does not define",
-                       cur_.begin() + s.offsets[r.first + e / k]);
-        out[e] = pos;
-      }
-      mesh.cells.push_back(CellBlock::rectangular(std::string(s.type), std::move(conn)));
-      props.push_back(NDArray::from_vector(std::vector<std::int64_t>(props_.begin() + static_cast<std::ptrdiff_t>(global),
-                                                                     props_.begin() + static_cast<std::ptrdiff_t>(global + r.count))));
-      mats.push_back(NDArray::from_vector(std::vector<std::int64_t>(mats_.begin() + static_cast<std::ptrdiff_t>(global),
-                                                                    mats_.begin() + static_cast<std::ptrdiff_t>(global + r.count))));
-      global += r.count;
+    std::vector<int> cell_dim;  // per element read, for the groups below
+    const auto missing = [&](std::string_view, std::int64_t label, std::size_t offset) {
+      cur_.fail_at("element refers to node " + std::to_string(label) + ", which dataset 2411 does not define", cur_.begin() + offset);
+    };
+    for (auto& b : elements_.blocks(nodes, missing)) {
+      const auto first = props_.begin() + static_cast<std::ptrdiff_t>(b.first), last = first + static_cast<std::ptrdiff_t>(b.count);
+      const auto mfirst = mats_.begin() + static_cast<std::ptrdiff_t>(b.first), mlast = mfirst + static_cast<std::ptrdiff_t>(b.count);
+      props.push_back(NDArray::from_vector(std::vector<std::int64_t>(first, last)));
+      mats.push_back(NDArray::from_vector(std::vector<std::int64_t>(mfirst, mlast)));
+      cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);
+      mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
     }
-    if (!runs_.empty()) {
+    if (!elements_.empty()) {
       mesh.cell_data["unv:physical_property"] = std::move(props);
       mesh.cell_data["unv:material"] = std::move(mats);
     }
 
     // Groups: cell regions over the elements read (global index = position among them).
-    std::vector<int> cell_dim;
-    for (const Run& r : runs_) cell_dim.insert(cell_dim.end(), r.count, cell_type(slots_[r.slot].type).dim);
     LabelMap elements;
     elements.build(elabels_);
     for (const Group& g : groups_) {
@@ -314,9 +277,7 @@ class Reader {
 
   std::vector<std::int64_t> ids_;
   std::vector<double> xyz_;
-  std::vector<Slot> slots_;
-  std::size_t last_slot_ = 0;
-  std::vector<Run> runs_;
+  CellCollector elements_;
   std::vector<std::int64_t> elabels_, props_, mats_;
   std::vector<Group> groups_;
   std::vector<Skipped> skipped_;

@@ -11,6 +11,7 @@ import their library lazily. User page: docs/interop.md.
 """
 from __future__ import annotations
 
+import importlib
 import json
 from types import MappingProxyType
 from typing import Mapping
@@ -34,6 +35,14 @@ _INSTALL = {
 def missing(operation: str, library: str, error: ImportError) -> ImportError:
     """The ImportError a wrapper raises when its library is absent, naming the install."""
     return ImportError(f"{operation} needs {_INSTALL[library]} ({error})")
+
+
+def require(operation: str, library: str):
+    """The module `library`, imported for `operation`, or the ImportError naming the install."""
+    try:
+        return importlib.import_module(library)
+    except ImportError as e:
+        raise missing(operation, library, e) from e
 
 
 def frozen(mapping) -> Mapping:

@@ -8,7 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ._host_payload import (REGIONS_KEY, cell_arrays, freeze_fields, ledger_fields, missing, point_arrays, points3,
+from ._host_payload import (REGIONS_KEY, cell_arrays, freeze_fields, ledger_fields, point_arrays, points3, require,
                             region_masks, regions_from_masks, shared_arrays, split_masks)
 from ._mesh import CellBlock, Mesh
 from ._policy import Ledger, share, warn_notes
@@ -82,10 +82,7 @@ def mesh_from_triangles(payload: TrianglePayload, ledger: Ledger) -> Mesh:
 # --- thin wrappers: the only code that imports trimesh ----------------------------
 def to_trimesh(mesh, zero_copy_only: bool = False):
     """Mesh -> trimesh.Trimesh of its triangles (other cells dropped with a note)."""
-    try:
-        import trimesh
-    except ImportError as e:
-        raise missing("to_trimesh", "trimesh", e) from e
+    trimesh = require("to_trimesh", "trimesh")
     p = triangle_payload(mesh, zero_copy_only, "to_trimesh")
     out = trimesh.Trimesh(
         vertices=p.vertices, faces=p.faces, vertex_attributes=dict(p.vertex_attributes),
@@ -97,10 +94,7 @@ def to_trimesh(mesh, zero_copy_only: bool = False):
 
 def from_trimesh(surface, zero_copy_only: bool = False) -> Mesh:
     """trimesh.Trimesh -> Mesh with one triangle block."""
-    try:
-        import trimesh  # noqa: F401
-    except ImportError as e:
-        raise missing("from_trimesh", "trimesh", e) from e
+    require("from_trimesh", "trimesh")
     ledger = Ledger("from_trimesh", zero_copy_only)
     payload = TrianglePayload(
         np.asarray(surface.vertices), np.asarray(surface.faces), dict(surface.vertex_attributes),

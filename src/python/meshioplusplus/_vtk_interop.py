@@ -17,7 +17,8 @@ import numpy as np
 from . import _core
 from ._exceptions import InteropError
 from ._host_payload import (REGIONS_KEY, cell_arrays, field_arrays, freeze_fields, ledger_fields, missing,
-                            point_arrays, points3, region_masks, regions_from_masks, shared_arrays, split_masks)
+                            point_arrays, points3, region_masks, regions_from_masks, require, shared_arrays,
+                            split_masks)
 from ._mesh import CellBlock, Mesh, _block_part, _is_polyhedron, _offsets_to_polyhedra, _offsets_to_rows
 from ._policy import Ledger, share, warn_notes
 
@@ -324,10 +325,7 @@ def from_vtk(grid, zero_copy_only: bool = False) -> Mesh:
 
 def to_pyvista(mesh, zero_copy_only: bool = False):
     """Mesh -> pyvista.UnstructuredGrid wrapping the grid to_vtk builds (same sharing)."""
-    try:
-        import pyvista
-    except ImportError as e:
-        raise missing("to_pyvista", "pyvista", e) from e
+    pyvista = require("to_pyvista", "pyvista")
     payload = unstructured_payload(mesh, zero_copy_only, "to_pyvista")
     grid = pyvista.wrap(_vtk_grid(payload, "to_pyvista"))
     warn_notes("to_pyvista", payload.notes)
@@ -336,8 +334,5 @@ def to_pyvista(mesh, zero_copy_only: bool = False):
 
 def from_pyvista(grid, zero_copy_only: bool = False) -> Mesh:
     """pyvista dataset -> Mesh (PyVista datasets are VTK datasets: from_vtk's path)."""
-    try:
-        import pyvista  # noqa: F401  (only to name what is missing)
-    except ImportError as e:
-        raise missing("from_pyvista", "pyvista", e) from e
+    require("from_pyvista", "pyvista")  # only to name what is missing
     return _from_vtk(grid, "from_pyvista", zero_copy_only)
