@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "test_support.hpp"
 #include "core/io/array_writer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
@@ -29,7 +30,7 @@ std::string read_file(const std::filesystem::path& p) {
 
 // What write_ascii / write_binary put in a file, through the real AtomicFile.
 template <class F> std::string written(F&& emit) {
-  const auto path = std::filesystem::temp_directory_path() / "mpp_io_toolkit_out.txt";
+  const std::filesystem::path path = testsupport::tmp_path("io_toolkit_out.txt");  // this process's own folder
   {
     io::AtomicFile f(path.string(), "test");
     io::TextWriter w(f);
@@ -303,7 +304,7 @@ TEST(ParseReal, CursorReadsTheOptedInSpelling) {
 // A library that writes by path writes the temporary file; commit() renames it over the
 // target, and an uncommitted AtomicFile leaves an existing target untouched.
 TEST(AtomicFile, TempPathIsWhatCommitRenames) {
-  const auto dir = std::filesystem::temp_directory_path() / "mpp_atomic_temp_path";
+  const std::filesystem::path dir = testsupport::tmp_path("atomic_temp_path");
   std::filesystem::create_directories(dir);
   const auto target = dir / "out.bin";
   { std::ofstream(target) << "old"; }
