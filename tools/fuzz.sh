@@ -16,7 +16,7 @@
 # build-fuzz/logs/totals.txt (libFuzzer stops at its first finding: S < SECONDS then).
 #
 # A finding: minimize it (build-fuzz/fuzz_FORMAT -minimize_crash=1 -runs=100000 FILE), copy
-# the minimized input to tests/fuzz/regressions/FORMAT/issue-<n>-<what> and fix the reader;
+# the minimized input to tests/fuzz/regressions/FORMAT/<what-it-broke> and fix the reader;
 # ctest replays that folder on every run (fuzz_regressions_FORMAT).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-"""Writes the extra fuzz seeds of tests/fuzz/seeds/<format>/ (issue 9).
+"""Writes the extra fuzz seeds of tests/fuzz/seeds/<format>/.
 
     .venv/bin/python tools/make_fuzz_seeds.py
 

@@ -1,4 +1,4 @@
-// meshio++ core: the Mesh data model (shared/DESIGN.md, "Data model").
+// meshio++ core: the Mesh data model (docs/cpp.md).
 //
 //   points      (n, dim) float array, dim 2 or 3, float64 canonical
 //   cells       blocks of one cell type: rectangular (m, k) int64 connectivity, or ragged

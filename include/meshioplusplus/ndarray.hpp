@@ -5,7 +5,7 @@
 // shared Buffer (several NDArray objects may share one Buffer; copying an NDArray object
 // is shallow, like numpy) or is a view that owns nothing.
 //
-// Allocator hook (spec: shared/seeds/gpu-handoff.txt, "Phase 2"):
+// Allocator hook (docs/allocator.md):
 //   * BufferAllocator is plain C callbacks {alloc, free, user}; set_buffer_allocator()
 //     installs it process-wide (nullptr restores the default heap). Installing is
 //     thread-safe.

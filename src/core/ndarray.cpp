@@ -1,5 +1,5 @@
-// meshio++ core: NDArray and the buffer allocator hook (see ndarray.hpp for the contract,
-// and shared/seeds/gpu-handoff.txt "Phase 2" for the specification it implements).
+// meshio++ core: NDArray and the buffer allocator hook (see ndarray.hpp for the contract and
+// docs/allocator.md for how it is used).
 #include "meshioplusplus/ndarray.hpp"
 
 #include <sys/mman.h>

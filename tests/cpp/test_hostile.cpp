@@ -224,7 +224,7 @@ TEST(HostileRegressions, VtkCellsOverrunningTheConnectivityAreAReadError) {
   // CELLS 2 4 / "3 0 1 2": the first cell took the second cell's values and wrote past the
   // (size - n)-long connectivity (heap overflow under ASan); now refused at that cell.
   const fs::path file = fs::path(MESHIOPP_TEST_DATA).parent_path() / "fuzz" / "regressions" / "vtk" /
-                        "issue-9-cells-overrun-connectivity.vtk";
+                        "cells-overrun-connectivity.vtk";
   ASSERT_TRUE(fs::exists(file));
   try {
     mpp::read(file.string(), "vtk");

@@ -1,4 +1,4 @@
-"""GPU hand-off (_gpu.py), after shared/seeds/gpu-handoff.txt.
+"""GPU hand-off (_gpu.py), as docs/gpu.md specifies it.
 
 Always-on half (no GPU, no CuPy): the pure payload builder, the DLPack host round trip
 (sharing proven by addresses and writes, not assumed), lifetimes of C++-owned buffers,

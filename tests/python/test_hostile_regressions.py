@@ -14,10 +14,10 @@ import meshioplusplus as mio
 REGRESSIONS = hostile.FUZZ / "regressions"
 
 
-def test_issue9_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path):
+def test_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path):
     # The sweep's byte flips made a Latin-1 physical name; the binding raised
     # UnicodeDecodeError. Names now decode with surrogateescape and encode back the same.
-    path = REGRESSIONS / "gmsh" / "issue-9-non-utf8-physical-name.msh"
+    path = REGRESSIONS / "gmsh" / "non-utf8-physical-name.msh"
     mesh = mio.read(path)
     names = [r.name for r in mesh.regions]
     assert "corn\udce9r" in names
@@ -33,7 +33,7 @@ def test_issue9_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path)
 NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv"}
 
 
-def test_issue9_non_utf8_data_names_round_trip(tmp_path):
+def test_non_utf8_data_names_round_trip(tmp_path):
     mesh = mio.Mesh(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]), [("triangle", np.array([[0, 1, 2]]))],
                     point_data={"t\udce9mp": np.arange(3.0)})
     for fmt in hostile.writable_formats():
@@ -44,17 +44,17 @@ def test_issue9_non_utf8_data_names_round_trip(tmp_path):
         assert "t\udce9mp" in mio.read(out, fmt).point_data, fmt
 
 
-def test_issue9_vtk_cells_overrunning_the_connectivity_raise_read_error():
+def test_vtk_cells_overrunning_the_connectivity_raise_read_error():
     # CELLS 2 4 / "3 0 1 2": the first cell took the second's values and wrote past the
     # connectivity (heap overflow under ASan).
     with pytest.raises(mio.ReadError, match="cell 0 declares 3 nodes, 2 values are left for its nodes"):
-        mio.read(REGRESSIONS / "vtk" / "issue-9-cells-overrun-connectivity.vtk")
+        mio.read(REGRESSIONS / "vtk" / "cells-overrun-connectivity.vtk")
 
 
-def test_issue9_gmsh_physical_tag_listed_twice_on_an_entity_gives_one_clean_region():
+def test_gmsh_physical_tag_listed_twice_on_an_entity_gives_one_clean_region():
     # A surface entity listing physical tag 5 twice: the region was sized for both and
     # filled once, leaving uninitialised entries (a fuzz finding, caught by validate()).
-    mesh = mio.read(REGRESSIONS / "gmsh" / "issue-9-physical-tag-listed-twice.msh")
+    mesh = mio.read(REGRESSIONS / "gmsh" / "physical-tag-listed-twice.msh")
     regions = [r for r in mesh.regions if r.tag == 5]
     assert len(regions) == 1
     assert regions[0].dim == 2

@@ -1,4 +1,4 @@
-"""Phase 2 of the GPU hand-off: reading straight into pinned memory (issue 7).
+"""The GPU hand-off's pinned path: reading straight into pinned memory (docs/gpu.md).
 
 Always-on half (no GPU): the C++ allocator shim driven through ``mio.use_allocator`` with
 Python callables (GIL held in both callbacks, also from a reader thread that released it;

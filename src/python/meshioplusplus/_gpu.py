@@ -1,6 +1,6 @@
 """GPU hand-off: DLPack export, CuPy transfer and return, regions on device.
 
-Specification: shared/seeds/gpu-handoff.txt ("GPU handoff (DLPack / CuPy)").
+Specification: docs/gpu.md ("GPU handoff (DLPack / CuPy)").
 
 This module gathers the public names; the code is split by what it needs:
 

@@ -1,6 +1,6 @@
 """GPU hand-off, the pure half: the DevicePayload type, its builder and the DLPack export.
 
-Specification: shared/seeds/gpu-handoff.txt ("GPU handoff (DLPack / CuPy)"); DLPack device
+Specification: docs/gpu.md ("GPU handoff (DLPack / CuPy)"); DLPack device
 types from dlpack.h (https://dmlc.github.io/dlpack/latest/c_api.html).
 
 ``_to_device_payload`` imports no third-party library, mutates nothing and returns plain

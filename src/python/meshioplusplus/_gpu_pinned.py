@@ -1,7 +1,7 @@
 """GPU hand-off: pinned (page-locked) host memory - reading into it, recognising it, and
 the bounded staging ring the pinned transfer copies through.
 
-Specification: shared/seeds/gpu-handoff.txt ("Phase 2: reading directly into pinned
+Specification: docs/gpu.md ("Reading straight into pinned
 memory"); CuPy's pinned memory pool (https://docs.cupy.dev/en/stable/user_guide/memory.html)
 rounds requests to 512 bytes, hands a freed block out again only for a request of that same
 size and gives blocks back only on ``free_all_blocks()``; CUDA events

@@ -1,6 +1,6 @@
 """GPU hand-off: is CuPy there, does a device run a kernel, which stream, which protocol.
 
-Specification: shared/seeds/gpu-handoff.txt; CuPy's installation guide
+Specification: docs/gpu.md; CuPy's installation guide
 (https://docs.cupy.dev/en/stable/install.html: per-toolkit wheels, the ``[ctk]`` extra for
 a machine with only the driver); the CUDA stream protocol ``__cuda_stream__``
 (https://nvidia.github.io/cuda-python/cuda-core/latest/interoperability.html); DLPack's

@@ -1,6 +1,6 @@
 """GPU hand-off: the CuPy transfer (to_cupy) and the way back (from_cupy).
 
-Specification: shared/seeds/gpu-handoff.txt ("CuPy: the device transfer", "Pinned
+Specification: docs/gpu.md ("CuPy: the device transfer", "Pinned
 staging"); CuPy's ndarray.set / get and cupy.asarray (https://docs.cupy.dev/en/stable/
 reference/generated/cupy.ndarray.html), DLPack's ``__dlpack__(stream=...)``
 (https://dmlc.github.io/dlpack/latest/python_spec.html), the CUDA Array Interface v3
