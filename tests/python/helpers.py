@@ -181,3 +181,20 @@ def assert_2d_points_written_with_zero_z(path):
     np.testing.assert_array_equal(back.points[:, :2], tri_mesh_2d.points)
     np.testing.assert_array_equal(back.points[:, 2], 0)
     return back
+
+
+# --- DLPack ---------------------------------------------------------------------------
+class DLPackOnly:
+    """A foreign host exporter speaking nothing but DLPack (no __array__, no buffer)."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+    def __dlpack__(self, stream=None, **kwargs):
+        try:
+            return self._a.__dlpack__(stream=stream, **kwargs)
+        except TypeError:  # numpy 1.x knows only `stream`
+            return self._a.__dlpack__(stream=stream)

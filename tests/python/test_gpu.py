@@ -26,6 +26,7 @@ import pytest
 import meshioplusplus as mio
 from meshioplusplus import _testing
 from meshioplusplus import _gpu, _gpu_payload, _regions
+from helpers import DLPackOnly
 
 
 # --- meshes -------------------------------------------------------------------------------
@@ -428,22 +429,6 @@ def test_from_cupy_adopts_torch_cpu_tensors_zero_copy(monkeypatch):
     pts[0, 0] = 9.0
     assert mesh.points[0, 0] == 9.0
     assert mesh.regions[0] == mio.Region("edge", "side", [[0, 1], [1, 2]], dim=1, tag=5)
-
-
-class DLPackOnly:
-    """A foreign host exporter speaking nothing but DLPack (no __array__, no buffer)."""
-
-    def __init__(self, a):
-        self._a = a
-
-    def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
-
-    def __dlpack__(self, stream=None, **kwargs):
-        try:
-            return self._a.__dlpack__(stream=stream, **kwargs)
-        except TypeError:  # numpy 1.x knows only `stream`
-            return self._a.__dlpack__(stream=stream)
 
 
 def test_from_cupy_adopts_foreign_dlpack_only_host_objects(monkeypatch):

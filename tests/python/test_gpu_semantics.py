@@ -28,6 +28,7 @@ from meshioplusplus import _testing
 from meshioplusplus import _gpu
 
 import fake_cupy
+from helpers import DLPackOnly
 
 MiB = 1 << 20
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,17 +289,6 @@ class LocalSnapshot:
 
     def __exit__(self, *exc):
         self._buf[...] = -1.0  # the next time step overwrites the buffer
-
-
-class DLPackOnly:
-    def __init__(self, a):
-        self._a = a
-
-    def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
-
-    def __dlpack__(self, stream=None, **kwargs):
-        return self._a.__dlpack__()
 
 
 def test_copy_true_outlives_a_context_scoped_producer(fake):
