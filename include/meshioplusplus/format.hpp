@@ -42,6 +42,9 @@ const Format& deduce_format(std::string_view path, bool for_write);
 
 // Reads `path` with `format` (deduced from the extension when empty).
 Mesh read(const std::string& path, const std::string& format = "", const Options& options = {});
+// meshio's write-only format names ("gmsh22", "vtk42", "vtk51"): write() takes them as
+// the format plus the version option they imply.
+std::vector<std::string> write_format_aliases();
 // Validates `mesh` and writes it atomically to `path`.
 void write(const std::string& path, const Mesh& mesh, const std::string& format = "",
            const Options& options = {});

@@ -241,8 +241,10 @@ int main(int argc, char** argv) {
     }
     if (a.files.size() == 1) {
       if (a.verb == "compress")
-        return rewrite(a, {{{"binary", "true"}, {"compression", a.max ? "lzma" : "zlib"}}, {{"binary", "true"}}});
-      if (a.verb == "decompress") return rewrite(a, {{{"binary", "true"}, {"compression", "None"}}});
+        return rewrite(a, {{{"binary", "true"}, {"compression", a.max ? "lzma" : "zlib"}}, {{"binary", "true"}},
+                           {{"compression", "gzip"}}});  // the last: Exodus (gzip inside netCDF-4)
+      if (a.verb == "decompress")
+        return rewrite(a, {{{"binary", "true"}, {"compression", "None"}}, {{"compression", "None"}}});
       if (a.verb == "ascii") return rewrite(a, {{{"binary", "false"}}});
       if (a.verb == "binary") return rewrite(a, {{{"binary", "true"}}});
     }

@@ -25,6 +25,14 @@ bool ends_with_ci(std::string_view s, std::string_view suffix) {
                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
 }
 
+// `message` as error_message(format, path, ...) shapes it, without a leading "<format>: " it
+// may already carry: every error and warning of a read or write names the file.
+std::string naming_the_file(const std::string& format, const std::string& path, std::string_view message) {
+  const std::string prefix = format + ": ";
+  if (message.substr(0, prefix.size()) == prefix) message.remove_prefix(prefix.size());
+  return error_message(format, path, {}, message);
+}
+
 const Format& format_for(const std::string& path, const std::string& format, bool for_write) {
   return format.empty() ? deduce_format(path, for_write) : find_format(format);
 }
@@ -76,16 +84,58 @@ Mesh read(const std::string& path, const std::string& format, const Options& opt
   Mesh mesh = f.read(path, format_options);
   // Each note names the format and the file, as errors do (a reader may already have).
   for (std::string& w : take_warnings())
-    mesh.warnings.push_back(w.find(path) == std::string::npos ? error_message(f.name, path, {}, w) : std::move(w));
+    mesh.warnings.push_back(w.find(path) == std::string::npos ? naming_the_file(f.name, path, w) : std::move(w));
   if (!ragged) split_variable_blocks(mesh);
   return mesh;
 }
 
-void write(const std::string& path, const Mesh& mesh, const std::string& format, const Options& options) {
+namespace {
+
+// meshio's write-only format names: a format and the version they ask of its writer.
+struct WriteAlias {
+  const char* name;
+  const char* format;
+  const char* option;
+  const char* value;
+};
+constexpr WriteAlias kWriteAliases[] = {
+    {"gmsh22", "gmsh", "fmt_version", "2.2"},
+    {"vtk42", "vtk", "fmt_version", "4.2"},
+    {"vtk51", "vtk", "fmt_version", "5.1"},
+};
+
+}  // namespace
+
+std::vector<std::string> write_format_aliases() {
+  std::vector<std::string> out;
+  for (const auto& a : kWriteAliases) out.emplace_back(a.name);
+  return out;
+}
+
+void write(const std::string& path, const Mesh& mesh, const std::string& format_name, const Options& given) {
+  std::string format = format_name;
+  Options options = given;
+  for (const auto& a : kWriteAliases)
+    if (format == a.name) {
+      format = a.format;
+      if (options.count(a.option) && options.at(a.option) != a.value)
+        throw std::invalid_argument(std::string(a.name) + " writes " + a.option + "=" + a.value + ", the options ask for " +
+                                    options.at(a.option));
+      options[a.option] = a.value;
+    }
   const Format& f = format_for(path, format, true);
   if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
   mesh.validate();
-  f.write(path, mesh, options);
+  take_warnings();
+  try {
+    f.write(path, mesh, options);
+  } catch (const WriteError& e) {
+    const std::string what = e.what();
+    if (what.find(path) != std::string::npos) throw;
+    throw WriteError(naming_the_file(f.name, path, what));
+  }
+  // Each note names the format and the file, as errors do; the caller drains them.
+  for (std::string& w : take_warnings()) warn(w.find(path) == std::string::npos ? naming_the_file(f.name, path, w) : std::move(w));
 }
 
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {

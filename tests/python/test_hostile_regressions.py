@@ -59,3 +59,39 @@ def test_gmsh_physical_tag_listed_twice_on_an_entity_gives_one_clean_region():
     assert len(regions) == 1
     assert regions[0].dim == 2
     assert regions[0].entries.tolist() == [0]
+
+
+def test_medit_index_past_int64_is_a_read_error_not_an_overflow(tmp_path):
+    # 2^63 parses as a 19-digit index; turning it 0-based must not overflow (UBSan would
+    # stop the sanitizer build) and the range check must name it.
+    path = tmp_path / "big.mesh"
+    path.write_text("MeshVersionFormatted 2\nDimension 3\nVertices\n3\n0 0 0 0\n1 0 0 0\n0 1 0 0\n"
+                    "Triangles\n1\n1 2 9223372036854775808 0\nEnd\n")
+    with pytest.raises(mio.ReadError, match="medit"):
+        mio.read(path)
+
+
+def test_obj_group_memberships_are_bounded_by_the_file_size(tmp_path):
+    # One `g` line naming thousands of groups, then thousands of faces: every face joins
+    # every group, which would ask for memory quadratic in the file's size.
+    names = " ".join(f"g{i}" for i in range(4000))
+    path = tmp_path / "groups.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\ng " + names + " g0 g1\n" + "f 1 2 3\n" * 4000)
+    with pytest.raises(mio.ReadError, match="group memberships"):
+        mio.read(path)
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\ng a a b\nf 1 2 3\nf 1 2 3\n")  # a name given twice counts once
+    mesh = mio.read(path)
+    assert sorted(len(mesh.cell_sets[n][0]) for n in ("g:a", "g:b")) == [2, 2]
+
+
+def test_every_write_error_and_warning_names_the_file(tmp_path):
+    mesh = mio.Mesh(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]), [("tetra", np.array([[0, 1, 2, 3]]))])
+    mesh.regions.append(mio.Region("bad\nname", "side", np.array([[0, 0]])))
+    target = tmp_path / "x.su2"
+    with pytest.raises(mio.WriteError) as e:
+        mio.write(target, mesh)
+    assert str(e.value).startswith(f"su2: {target}: ")
+    ply = tmp_path / "x.ply"
+    with pytest.warns(UserWarning) as caught:
+        mio.write(ply, mio.Mesh(mesh.points, mesh.cells))  # PLY skips the tetra block, warning
+    assert all(str(w.message).startswith(f"ply: {ply}: ") for w in caught)

@@ -897,3 +897,21 @@ def test_set_views_stay_live_and_cheap():
     m.cells = m.cells[:10]  # fewer blocks: values are recomputed
     assert len(m.cell_sets["direct"]) == 10
     assert isinstance(copy.deepcopy(m).cell_sets, dict) and copy.deepcopy(m).cell_sets is not m.cell_sets
+
+
+@pytest.mark.parametrize("alias, header", [("gmsh22", b"$MeshFormat\n2.2 "), ("vtk42", b"# vtk DataFile Version 4.2\n"),
+                                           ("vtk51", b"# vtk DataFile Version 5.1\n")])
+def test_meshios_write_only_format_names(tmp_path, alias, header):
+    # meshio's writer names that carry a version: the header meshio's writer gives, and
+    # meshio reads the file back.
+    path = tmp_path / ("x.msh" if alias.startswith("gmsh") else "x.vtk")
+    mesh = build(mio, "tetra")
+    mio.write(path, mesh, file_format=alias)
+    assert path.read_bytes().startswith(header)
+    meshio_write(tmp_path / f"theirs{path.suffix}", build(meshio, "tetra"), alias)
+    if alias != "vtk51":  # meshio 5.0 registers "vtk51" but its writer writes version 4.2
+        assert (tmp_path / f"theirs{path.suffix}").read_bytes().startswith(header)
+    np.testing.assert_array_equal(meshio_read(path, "gmsh" if alias.startswith("gmsh") else "vtk").cells[0].data,
+                                  mesh.cells[0].data)
+    with pytest.raises(ValueError, match="fmt_version"):
+        mio.write(path, mesh, file_format=alias, fmt_version="4.1")

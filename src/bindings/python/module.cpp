@@ -162,6 +162,9 @@ PYBIND11_MODULE(_core, m) {
     return out;
   });
   m.def(
+      "write_format_aliases", [] { return write_format_aliases(); },
+      "meshio's write-only format names (gmsh22, vtk42, vtk51), which write() maps to a format and version.");
+  m.def(
       "deduce_format", [](const std::string& path, bool for_write) { return deduce_format(path, for_write).name; },
       py::arg("path"), py::arg("for_write"),
       "The format a read (write) of `path` uses when none is named; ValueError when none fits.");

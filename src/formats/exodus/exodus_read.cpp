@@ -211,6 +211,7 @@ class File {
     fits(*v);
     const auto s = shape(*v);
     if (s.size() != 2) fail("variable " + name + ": " + expected_found("2 dimensions", std::to_string(s.size())));
+    if (s[1] == 0) return out;  // names of no characters: nothing to hold, however many rows are declared
     std::string all(s[0] * s[1], '\0');
     if (!all.empty()) check(nc_get_var_text(id_, *v, all.data()), "variable " + name);
     for (std::size_t i = 0; i < s[0]; ++i) {
@@ -427,7 +428,7 @@ class Reader {
       } else {
         f_.check(nc::get_vara(f_.id(), *v, start, count, DType::int64, p), "variable " + var);
         for (std::size_t i = 0; i < total; ++i) {
-          const std::int64_t x = p[i] - 1;
+          const std::int64_t x = static_cast<std::int64_t>(static_cast<std::uint64_t>(p[i]) - 1);  // no signed overflow
           p[i] = x;
           lo = x < lo ? x : lo;
           hi = x > hi ? x : hi;

@@ -65,7 +65,7 @@ const char* element_rows(const io::Cursor& cur, const char* p, std::size_t r0, s
     std::int64_t* row = conn + e * k;
     for (std::size_t j = 0; j < k; ++j) {
       if (!io::parse_uint(p, end, v)) cur.fail_expected("a vertex index", p);
-      row[j] = static_cast<std::int64_t>(v) - 1;
+      row[j] = static_cast<std::int64_t>(v - 1);  // unsigned wrap, then a defined conversion
       t = std::max(t, v - 1);
     }
     if (io::parse_uint(p, end, v)) refs[e] = static_cast<std::int64_t>(v);

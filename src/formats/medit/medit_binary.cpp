@@ -59,7 +59,8 @@ std::uint64_t decode_elements(const char* src, std::size_t r0, std::size_t r1, s
   for (std::size_t i = r0; i < r1; ++i) {
     const char* p = src + i * rec;
     for (std::size_t j = 0; j < k; ++j) {
-      const std::int64_t v = static_cast<std::int64_t>(get<I, Swap>(p + j * sizeof(I))) - 1;
+      // 1-based -> 0-based without signed overflow (the range check below catches 0 and lies)
+      const std::int64_t v = static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(get<I, Swap>(p + j * sizeof(I)))) - 1);
       conn[i * k + j] = v;
       top = std::max(top, static_cast<std::uint64_t>(v));
     }

@@ -43,6 +43,7 @@
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
 #include "formats/nastran/nastran_internal.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::nastran {
 
@@ -522,7 +523,7 @@ class Reader {
       skipped.push_back("skipped " + std::to_string(s.count) + " " + s.name + " card" + (s.count == 1 ? "" : "s") +
                         " (the first at line " + std::to_string(s.first_line) + "): " + s.reason);
     skipped.insert(skipped.end(), warnings_.begin(), warnings_.end());
-    mesh.warnings = std::move(skipped);
+    for (std::string& w : skipped) meshioplusplus::warn(std::move(w));  // read() gathers them into Mesh::warnings
     return mesh;
   }
 

@@ -18,6 +18,7 @@
 // Safe for untrusted input: every index is checked against what is defined before it (the
 // spec's order: a face refers to vertices already given); buffers grow
 // with the bytes read, never with a number from the file.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -163,6 +164,12 @@ class Reader {
     new_block_ = false;
     ++runs_.back().count;
     const std::int64_t cell = ncells_++;
+    // Every face joins every group its `g` line named: bound the total so a short file of
+    // many names and many faces cannot ask for memory quadratic in its size.
+    memberships_ += current_groups_.size();
+    if (memberships_ > 16 * cur_.size() + (1u << 20))
+      cur_.fail_at("the group memberships of the faces exceed what a file of this size can hold (" +
+                       std::to_string(memberships_) + ")", p_);
     for (const auto& g : current_groups_) groups_[g].push_back(cell);
     if (!current_object_.empty()) objects_[current_object_].push_back(cell);
     if (!current_material_.empty()) materials_[current_material_].push_back(cell);
@@ -179,7 +186,8 @@ class Reader {
     current_groups_.clear();
     io::Cursor words(rest(), "obj", cur_.path());
     for (std::string_view w = words.token(); !w.empty(); w = words.token())
-      if (w != "default") current_groups_.emplace_back(w);
+      if (w != "default" && std::find(current_groups_.begin(), current_groups_.end(), w) == current_groups_.end())
+        current_groups_.emplace_back(w);
   }
 
   // point_data from items (width w) when they map one to one to points; see the header.
@@ -257,6 +265,7 @@ class Reader {
   bool new_block_ = false;
   std::int64_t group_id_ = -1, ncells_ = 0;
   std::vector<std::string> current_groups_;
+  std::uint64_t memberships_ = 0;  // faces x groups so far (bounded, see add_cell)
   std::string current_object_, current_material_;
   std::map<std::string, std::vector<std::int64_t>> groups_, objects_, materials_;
 };

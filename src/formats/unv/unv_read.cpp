@@ -37,6 +37,7 @@
 #include "core/label_map.hpp"
 #include "formats/unv/unv_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::unv {
 
@@ -266,7 +267,7 @@ class Reader {
       out.push_back("skipped " + s.what + " (" + std::to_string(s.count) + (s.count == 1 ? " time" : " times") + ", the first at line " +
                     std::to_string(s.first_line) + "): " + s.reason);
     out.insert(out.end(), warnings.begin(), warnings.end());
-    mesh.warnings = std::move(out);
+    for (std::string& w : out) meshioplusplus::warn(std::move(w));  // read() gathers them into Mesh::warnings
     return mesh;
   }
 

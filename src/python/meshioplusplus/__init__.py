@@ -6,7 +6,7 @@ PyVista, trimesh and PyTorch (``_interop``) and to CuPy/DLPack consumers (``_gpu
 submodule per registered format (``mio.gmsh``, ``mio.vtu``, ...) is made from the C++
 registry at import (``_formats``).
 """
-import sys
+import sys as _sys
 
 from . import _core, _formats
 from ._allocator import use_allocator
@@ -28,7 +28,7 @@ from . import _cli  # noqa: E402,F401  (meshio exposes its CLI package as meshio
 
 __version__ = _core.__version__  # CMakeLists.txt project(VERSION), compiled into _core
 
-_FORMAT_MODULES = _formats.install(sys.modules[__name__])
+_FORMAT_MODULES = _formats.install(_sys.modules[__name__])
 
 __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",

@@ -189,10 +189,12 @@ def main(argv=None) -> int:
         if command == "info":
             return _info(_helpers, args)
         if command == "compress":
-            attempts = [{"binary": True, "compression": "lzma" if args.max else "zlib"}, {"binary": True}]
+            attempts = [{"binary": True, "compression": "lzma" if args.max else "zlib"}, {"binary": True},
+                        {"compression": "gzip"}]
             return _rewrite(_helpers, args.infile, args.input_format, attempts, command)
         if command == "decompress":
-            return _rewrite(_helpers, args.infile, args.input_format, [{"binary": True, "compression": None}], command)
+            return _rewrite(_helpers, args.infile, args.input_format,
+                            [{"binary": True, "compression": None}, {"compression": None}], command)
         if command == "ascii":
             return _rewrite(_helpers, args.infile, args.input_format, [{"binary": False}], command)
         if command == "binary":

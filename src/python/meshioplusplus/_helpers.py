@@ -32,6 +32,8 @@ def deduce(path: str, file_format, for_write: bool) -> str:
     registration order, the first that can read or write)."""
     error = WriteError if for_write else ReadError
     if file_format is not None:
+        if for_write and file_format in _core.write_format_aliases():
+            return file_format  # meshio's gmsh22 / vtk42 / vtk51: the core maps it
         if file_format not in formats():
             raise error(f"unknown file format '{file_format}' (known: {', '.join(formats()) or '(none)'})")
         return file_format
@@ -129,6 +131,8 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
     per run of one type instead of meshio's rectangular ``polygon`` blocks per node count
     and ``polyhedron<n>`` blocks."""
     _check_registered(file_format, ReadError)
+    if not _is_buffer(filename) and not Path(os.fspath(filename)).exists():
+        raise ReadError(f"File {os.fspath(filename)} not found.")
     plugin = _plugin_for(None if _is_buffer(filename) else os.fspath(filename), file_format, reader_map)
     if plugin is not None:
         return plugin(filename if _is_buffer(filename) else os.fspath(filename), **kwargs)
