@@ -1,5 +1,5 @@
-"""Shared pytest setup: tests/python is importable (for helpers.py), and markers for the
-optional frameworks."""
+"""Shared pytest setup: tests/python is importable (for helpers.py), and the test-only
+extension meshioplusplus._testing is present."""
 import sys
 from pathlib import Path
 

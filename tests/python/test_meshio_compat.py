@@ -851,7 +851,7 @@ def test_unknown_cell_types_are_named_never_a_crash(tmp_path):
     assert [(c.type, c.data.tolist()) for c in ours.cells] == [(c.type, c.data.tolist()) for c in theirs.cells]
     assert [(c.type, c.data.tolist()) for c in ours.cells] == [("triangle", [[0, 1, 2]]), ("triangle", [[0, 2, 3]])]
     assert as_plain(ours.cell_data) == as_plain(theirs.cell_data) == {"c": [[1.0], [3.0]]}
-    # The skipping is not optional: the former unknown_cells option is an unknown option.
+    # The skipping is not optional: an option to change it is an unknown option.
     with pytest.raises(ValueError, match=re.escape("unknown option(s) unknown_cells")):
         mio.read(path, unknown_cells="skip")
 
