@@ -18,6 +18,13 @@ from ._regions import Region, block_bases
 from ._schema import CoreBlock, CoreParts
 from ._set_views import _CellSets, _PointSets, _same_key, _view_key
 
+def _set_names(key: str, tags, fallback) -> list:
+    """Names of the sets of int data `key`, one per tag: the key's '-'-separated parts (how
+    sets_to_int_data joins set names), else fallback(tag) for each."""
+    names = list(dict.fromkeys(key.split("-")))
+    return names if len(names) == len(tags) else [fallback(tag) for tag in tags]
+
+
 class Mesh:
     def __init__(
         self,
@@ -198,23 +205,9 @@ class Mesh:
         """Every int point/cell data array -> sets (meshio 5.3): names come from splitting
         the key along '-' (how sets_to_int_data forms it), else ``set<tag>``."""
         for key in [k for k, d in self.cell_data.items() if all(np.asarray(v).dtype.kind in "iu" for v in d)]:
-            data = self.cell_data[key]
-            tags = np.unique(np.concatenate(data))
-            names = list(dict.fromkeys(key.split("-")))
-            if len(names) != len(tags):
-                names = [f"set{tag}" for tag in tags]
-            for name, tag in zip(names, tags):
-                self.cell_sets[name] = [np.where(d == tag)[0] for d in data]
-            del self.cell_data[key]
+            self._cell_int_data_to_sets(key, lambda tag: f"set{tag}")
         for key in [k for k, d in self.point_data.items() if np.asarray(d).dtype.kind in "iu"]:
-            data = self.point_data[key]
-            tags = np.unique(data)
-            names = list(dict.fromkeys(key.split("-")))
-            if len(names) != len(tags):
-                names = [f"set{tag}" for tag in tags]
-            for name, tag in zip(names, tags):
-                self.point_sets[name] = np.where(data == tag)[0]
-            del self.point_data[key]
+            self._point_int_data_to_sets(key, lambda tag: f"set{tag}")
 
     def prune_z_0(self, tol: float = 1.0e-13):
         """Drop the z column of the points when every |z| < tol (meshio 5.3)."""
@@ -283,28 +276,27 @@ class Mesh:
         self.regions = regions
 
     def cell_data_to_sets(self, key: str):
-        data = self.cell_data[key]
-        if not all(v.dtype.kind in "iu" for v in data):
+        if not all(v.dtype.kind in "iu" for v in self.cell_data[key]):
             raise RuntimeError(f"cell_data['{key}'] is not int data.")
-        tags = np.unique(np.concatenate(data))
-        names = list(dict.fromkeys(key.split("-")))
-        if len(names) != len(tags):
-            names = [f"set-{key}-{tag}" for tag in tags]
-        for name, tag in zip(names, tags):
-            self.cell_sets[name] = [np.where(d == tag)[0] for d in data]
-        del self.cell_data[key]
+        self._cell_int_data_to_sets(key, lambda tag: f"set-{key}-{tag}")
 
     def point_data_to_sets(self, key: str):
-        data = self.point_data[key]
-        if data.dtype.kind not in "iu":
+        if self.point_data[key].dtype.kind not in "iu":
             raise RuntimeError(f"point_data['{key}'] is not int data.")
+        self._point_int_data_to_sets(key, lambda tag: f"set-{key}-{tag}")
+
+    # One set per distinct value of int data `key`, named by _set_names; the data goes.
+    def _cell_int_data_to_sets(self, key, fallback):
+        data = self.cell_data.pop(key)
+        tags = np.unique(np.concatenate(data))
+        for name, tag in zip(_set_names(key, tags, fallback), tags):
+            self.cell_sets[name] = [np.where(d == tag)[0] for d in data]
+
+    def _point_int_data_to_sets(self, key, fallback):
+        data = self.point_data.pop(key)
         tags = np.unique(data)
-        names = list(dict.fromkeys(key.split("-")))
-        if len(names) != len(tags):
-            names = [f"set-{key}-{tag}" for tag in tags]
-        for name, tag in zip(names, tags):
+        for name, tag in zip(_set_names(key, tags, fallback), tags):
             self.point_sets[name] = np.where(data == tag)[0]
-        del self.point_data[key]
 
     # --- the C++ boundary (the dict is described in _schema.CoreParts) ------------------
     def _core_parts(self) -> CoreParts:
