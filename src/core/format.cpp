@@ -26,8 +26,10 @@ bool ends_with_ci(std::string_view s, std::string_view suffix) {
 }
 
 // `message` as error_message(format, path, ...) shapes it, without a leading "<format>: " it
-// may already carry: every error and warning of a read or write names the file.
+// may already carry; unchanged when it names the file already: every error and warning of a
+// read or write names the file.
 std::string naming_the_file(const std::string& format, const std::string& path, std::string_view message) {
+  if (message.find(path) != std::string_view::npos) return std::string(message);
   const std::string prefix = format + ": ";
   if (message.substr(0, prefix.size()) == prefix) message.remove_prefix(prefix.size());
   return error_message(format, path, {}, message);
@@ -83,8 +85,7 @@ Mesh read(const std::string& path, const std::string& format, const Options& opt
   take_warnings();  // a failed earlier read on this thread may have left some
   Mesh mesh = f.read(path, format_options);
   // Each note names the format and the file, as errors do (a reader may already have).
-  for (std::string& w : take_warnings())
-    mesh.warnings.push_back(w.find(path) == std::string::npos ? naming_the_file(f.name, path, w) : std::move(w));
+  for (const std::string& w : take_warnings()) mesh.warnings.push_back(naming_the_file(f.name, path, w));
   if (!ragged) split_variable_blocks(mesh);
   return mesh;
 }
@@ -130,12 +131,11 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
   try {
     f.write(path, mesh, options);
   } catch (const WriteError& e) {
-    const std::string what = e.what();
-    if (what.find(path) != std::string::npos) throw;
-    throw WriteError(naming_the_file(f.name, path, what));
+    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
+    throw WriteError(naming_the_file(f.name, path, e.what()));
   }
   // Each note names the format and the file, as errors do; the caller drains them.
-  for (std::string& w : take_warnings()) warn(w.find(path) == std::string::npos ? naming_the_file(f.name, path, w) : std::move(w));
+  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
 }
 
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {
