@@ -23,16 +23,20 @@
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
 #include "core/io/cursor.hpp"
+#include "core/io/xml.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtu/vtu.hpp"
 #include "formats/vtu/vtu_internal.hpp"
-#include "formats/vtu/xml.hpp"
 #include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::vtu {
 
 namespace {
+
+using io::parse_xml;
+using io::XmlDocument;
+using io::XmlElement;
 
 struct Piece {
   std::size_t num_points = 0, num_cells = 0;

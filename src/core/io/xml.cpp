@@ -1,10 +1,10 @@
-// meshio++ VTU: the small XML reader (see xml.hpp).
+// meshio++ core I/O: the small XML reader (see xml.hpp), shared by every XML-based format.
 // Spec: https://www.w3.org/TR/xml/ (the subset VTK writes).
-#include "formats/vtu/xml.hpp"
+#include "core/io/xml.hpp"
 
 #include <cstring>
 
-namespace meshioplusplus::vtu {
+namespace meshioplusplus::io {
 
 namespace {
 
@@ -219,4 +219,4 @@ class Parser {
 
 XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor).parse(); }
 
-}  // namespace meshioplusplus::vtu
+}  // namespace meshioplusplus::io

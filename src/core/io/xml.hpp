@@ -1,4 +1,5 @@
-// meshio++ VTU: a small XML reader for VTK's XML files (no dependency).
+// meshio++ core I/O: a small XML reader (no dependency), written for VTK's XML files and
+// used by every XML-based format.
 //
 // It builds an element tree of views into the file bytes: names, attributes (entity-
 // decoded), and for leaf elements the span of their text (DataArray contents are parsed
@@ -19,7 +20,7 @@
 
 #include "core/io/cursor.hpp"
 
-namespace meshioplusplus::vtu {
+namespace meshioplusplus::io {
 
 struct XmlAttribute {
   std::string_view name;
@@ -52,4 +53,4 @@ struct XmlDocument {
 // ReadError, with the file, line and byte).
 XmlDocument parse_xml(const io::Cursor& cursor);
 
-}  // namespace meshioplusplus::vtu
+}  // namespace meshioplusplus::io
