@@ -47,6 +47,7 @@ class XmlDataReader {
   const io::XmlElement& dataset() const { return *dataset_; }
   const io::XmlDocument& document() const { return doc_; }
   const io::Cursor& cursor() const { return cur_; }
+  std::size_t file_size() const { return file_.size(); }
 
   // Decodes a DataArray. `tuples`: the expected tuple count when known (checked), else
   // taken from the data. Shape (tuples,) for one component, else (tuples, components).
