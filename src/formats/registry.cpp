@@ -14,6 +14,10 @@
 #include "formats/su2/su2.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
+#include "formats/vti/vti.hpp"
+#include "formats/vtp/vtp.hpp"
+#include "formats/vtr/vtr.hpp"
+#include "formats/vts/vts.hpp"
 #include "formats/vtu/vtu.hpp"
 
 namespace meshioplusplus {
@@ -33,6 +37,10 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      vtp_format(),
+      vts_format(),
+      vtr_format(),
+      vti_format(),
   };
   return all;
 }
