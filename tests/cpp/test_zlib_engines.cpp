@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/codec/zlib.hpp"
@@ -120,6 +121,29 @@ TEST(ZlibEngines, LevelsOutsideZlibsRangeAreRejected) {
     EXPECT_THROW(codec::zlib_compress_with(e, &byte, 1, 10), std::invalid_argument);
     EXPECT_THROW(codec::zlib_compress_with(e, &byte, 1, -2), std::invalid_argument);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Files are byte-identical whatever the thread count (VTU's promise): an engine's output
+// may depend on the input and level only, never on what the same thread compressed before
+// (ISA-L and libdeflate keep per-thread state between calls).
+TEST(ZlibEngines, OutputDependsOnTheInputOnlyNotOnEarlierCalls) {
+  const auto data = mesh_like_bytes(30000);
+  std::vector<unsigned char> other(data.rbegin(), data.rend());
+  for (auto& b : other) b ^= 0x3C;
+  for (auto e : codec::zlib_engines())
+    for (int level : {1, 3, -1}) {
+      std::vector<unsigned char> first;
+      std::thread([&] { first = codec::zlib_compress_with(e, data.data(), data.size(), level); }).join();
+      for (int round = 0; round < 3; ++round) {
+        codec::zlib_compress_with(e, other.data(), other.size() / (round + 1), level);
+        EXPECT_EQ(codec::zlib_compress_with(e, data.data(), data.size(), level), first)
+            << codec::zlib_engine_name(e) << " level " << level << " round " << round;
+      }
+    }
 }
 
 }  // namespace
