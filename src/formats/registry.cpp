@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/abaqus/abaqus.hpp"
+#include "formats/dolfin/dolfin.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      dolfin_format(),
   };
   return all;
 }

@@ -427,7 +427,19 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+# --- dolfin-xml: the vertices and cells lists declare their sizes -------------------------
+def dolfin(nv, nc):
+    return (b'<dolfin><mesh celltype="triangle" dim="2"><vertices size="' + n(nv) + b'">'
+            b'<vertex index="0" x="0" y="0"/><vertex index="1" x="1" y="0"/><vertex index="2" x="0" y="1"/></vertices>'
+            b'<cells size="' + n(nc) + b'"><triangle index="0" v0="0" v1="1" v2="2"/></cells></mesh></dolfin>')
+
+
+DOLFIN = {
+    "vertices size": (lambda v: dolfin(v, 1), 3),
+    "cells size": (lambda v: dolfin(3, v), 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
