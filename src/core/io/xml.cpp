@@ -40,6 +40,7 @@ class Parser {
   [[noreturn]] void expected(std::string_view what) const { cur_.fail_expected(what); }
 
   bool starts(std::string_view s) const { return cur_.starts_with(s); }
+  bool next_is(char c) const { return !cur_.at_end() && *cur_.ptr() == c; }  // one character, no memcmp
   void skip_space() { cur_.skip_space(); }
   // The current character (the cursor must not be at the end).
   char peek() const { return *cur_.ptr(); }
@@ -123,15 +124,15 @@ class Parser {
     for (;;) {
       skip_space();
       if (cur_.at_end()) fail("the file ends inside the start tag <" + std::string(el.name) + ">");
-      if (starts("/")) {
+      if (next_is('/')) {
         advance(1);
-        if (!starts(">")) expected("'>' after '/'");
+        if (!next_is('>')) expected("'>' after '/'");
         advance(1);
         el.attributes.resize(na);
         el.text_begin = el.text_end = cur_.ptr();
         return;
       }
-      if (starts(">")) {
+      if (next_is('>')) {
         advance(1);
         el.attributes.resize(na);
         break;
@@ -140,17 +141,23 @@ class Parser {
       XmlAttribute& a = el.attributes[na];
       a.name = name();
       skip_space();
-      if (!starts("=")) expected("'=' after attribute " + std::string(a.name));
+      if (!next_is('=')) expected("'=' after attribute " + std::string(a.name));
       advance(1);
       skip_space();
-      if (!starts("\"") && !starts("'")) expected("a quoted attribute value");
+      if (!next_is('"') && !next_is('\'')) expected("a quoted attribute value");
       const char quote = peek();
       advance(1);
+      // One pass to the closing quote, noting '<' (an error) and '&' (entities to decode).
       const char* vb = cur_.ptr();
-      const char* ve = static_cast<const char*>(std::memchr(vb, quote, cur_.left()));
-      if (!ve) fail("unterminated attribute value of " + std::string(a.name));
-      if (std::memchr(vb, '<', static_cast<std::size_t>(ve - vb))) cur_.fail_at("'<' inside an attribute value", vb);
-      if (std::memchr(vb, '&', static_cast<std::size_t>(ve - vb))) a.value = decode_entities(vb, ve);
+      const char* ve = vb;
+      bool amp = false;
+      while (ve != cur_.end() && *ve != quote) {
+        if (*ve == '<') cur_.fail_at("'<' inside an attribute value", vb);
+        amp = amp || *ve == '&';
+        ++ve;
+      }
+      if (ve == cur_.end()) fail("unterminated attribute value of " + std::string(a.name));
+      if (amp) a.value = decode_entities(vb, ve);
       else a.value.assign(vb, ve);
       cur_.set_ptr(ve + 1);
       for (std::size_t i = 0; i < na; ++i)
@@ -162,7 +169,7 @@ class Parser {
       const std::string* enc = el.attribute("encoding");
       if (enc && *enc == "raw") {
         skip_space();
-        if (!starts("_")) expected("'_' opening the raw appended data");
+        if (!next_is('_')) expected("'_' opening the raw appended data");
         advance(1);
         doc_->raw_begin = cur_.ptr();
         const auto close = cur_.rest().rfind("</AppendedData>");
@@ -200,7 +207,7 @@ class Parser {
         if (closing != el.name)
           cur_.fail_at(expected_found("end tag </" + std::string(el.name) + ">", closing), at);
         skip_space();
-        if (!starts(">")) expected("'>' closing the end tag");
+        if (!next_is('>')) expected("'>' closing the end tag");
         advance(1);
         return;
       }
