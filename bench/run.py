@@ -130,6 +130,8 @@ def read_cases(name: str, only: str = ""):
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
             ("dolfin-xml (tetrahedra only)", lambda: peer_file(name, "dolfin.xml", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "dolfin-xml")),
              "dolfin-xml"),
+            ("netgen", lambda: peer_file(name, "meshio.vol", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
+            ("netgen .vol.gz", lambda: peer_file(name, "meshio.vol.gz", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -181,6 +183,8 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
+    ("netgen", ".vol", "netgen", {}, {}),
+    ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),
 ]
 
 

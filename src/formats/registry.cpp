@@ -8,6 +8,7 @@
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
+#include "formats/netgen/netgen.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
@@ -35,6 +36,7 @@ const std::vector<Format>& formats() {
       nastran_format(),
       unv_format(),
       dolfin_format(),
+      netgen_format(),
   };
   return all;
 }

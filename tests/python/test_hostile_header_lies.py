@@ -439,7 +439,24 @@ DOLFIN = {
     "cells size": (lambda v: dolfin(3, v), 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN}
+# --- netgen: every section declares its row count -----------------------------------------
+def netgen(points=3, surface=1, volume=1, edges=1, names=1):
+    return (b"mesh3d\ndimension\n3\nsurfaceelements\n" + n(surface) + b"\n1 1 0 0 3 1 2 3\n"
+            b"volumeelements\n" + n(volume) + b"\n1 4 1 2 3 1\n"
+            b"edgesegmentsgi2\n" + n(edges) + b"\n1 0 1 2 -1 -1 0 0 1 0 1 0\n"
+            b"points\n" + n(points) + b"\n0 0 0\n1 0 0\n0 1 0\n"
+            b"materials\n" + n(names) + b"\n1 steel\nendmesh\n")
+
+
+NETGEN = {
+    "points count": (lambda v: netgen(points=v), 3),
+    "surfaceelements count": (lambda v: netgen(surface=v), 1),
+    "volumeelements count": (lambda v: netgen(volume=v), 1),
+    "edgesegmentsgi2 count": (lambda v: netgen(edges=v), 1),
+    "materials count": (lambda v: netgen(names=v), 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "ansys", "avsucd", "cgns", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
+    "ansys", "avsucd", "cgns", "flac3d", "h5m", "hmf", "mdpa", "med", "neuroglancer",
     "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
@@ -466,6 +466,10 @@ FORMAT_HOLDS = {
     "medit": Holds(LINEAR | {"line3", "triangle6", "quad9", "tetra10"}, point_data=(), cell_data=()),
     "nastran": Holds(LINEAR | {"triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "wedge15", "pyramid13"},
                      point_data=(), cell_data=()),
+    # Netgen's element types (docs/formats/netgen.md); its one integer per element is the
+    # bookkeeping "netgen:index", no user data.
+    "netgen": Holds({"vertex", "line", "triangle", "triangle6", "quad", "quad8", "tetra", "pyramid", "wedge", "hexahedron",
+                     "tetra10", "pyramid13", "wedge15", "hexahedron20"}, point_data=(), cell_data=()),
     "obj": Holds({"line", "triangle", "quad", "polygon"}, point_data=(), cell_data=(), by_count=True),
     "off": Holds({"triangle", "quad", "polygon"}, point_data=(), cell_data=(), by_count=True),
     "ply": Holds({"line", "triangle", "quad", "polygon"}, point_data=(1,), cell_data=(1,), by_count=True),
