@@ -9,6 +9,7 @@
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
 #include "formats/netgen/netgen.hpp"
+#include "formats/neuroglancer/neuroglancer.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
@@ -37,6 +38,7 @@ const std::vector<Format>& formats() {
       unv_format(),
       dolfin_format(),
       netgen_format(),
+      neuroglancer_format(),
   };
   return all;
 }
