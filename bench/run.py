@@ -108,6 +108,7 @@ def read_cases(name: str, only: str = ""):
             ("ply binary", surface("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
             ("ply ascii", surface("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
             ("obj", surface("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
+            ("neuroglancer", surface("neuroglancer", lambda m, mesh, p: m.neuroglancer.write(p, mesh)), "neuroglancer"),
         ]
     else:
         cases = [
@@ -195,6 +196,7 @@ SURFACE_WRITE_CASES = [
     ("ply binary", ".ply", "ply", {"binary": True}, {"binary": True}),
     ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
     ("obj", ".obj", "obj", {}, {}),
+    ("neuroglancer", "", "neuroglancer", {}, {}),  # no extension, as meshio
 ]
 
 

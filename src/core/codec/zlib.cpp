@@ -176,4 +176,22 @@ std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, s
   return blocks;
 }
 
+std::vector<unsigned char> gzip_compress_members(const void* data, std::size_t nbytes, std::size_t block_size, int level,
+                                                 unsigned threads) {
+  if (block_size == 0) throw std::invalid_argument("gzip_compress_members: block_size is 0");
+  const std::size_t nblocks = std::max<std::size_t>(1, (nbytes + block_size - 1) / block_size);
+  std::vector<std::vector<unsigned char>> members(nblocks);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  parallel_for(nblocks, threads, [&](std::size_t k) {
+    const std::size_t begin = k * block_size;
+    members[k] = gzip_compress(bytes + begin, std::min(block_size, nbytes - begin), level);
+  });
+  std::vector<unsigned char> out;
+  std::size_t total = 0;
+  for (const auto& m : members) total += m.size();
+  out.reserve(total);
+  for (const auto& m : members) out.insert(out.end(), m.begin(), m.end());
+  return out;
+}
+
 }  // namespace meshioplusplus::codec

@@ -43,4 +43,10 @@ std::string gzip_inflate(const void* src, std::size_t src_nbytes, std::size_t ma
 // One gzip member holding `nbytes` bytes at `data`, at `level` (0..9, -1 = default).
 std::vector<unsigned char> gzip_compress(const void* data, std::size_t nbytes, int level);
 
+// A gzip file of one member per `block_size` bytes (a valid gzip file: gzip(1), Python's
+// gzip and gzip_inflate read the members one after another), compressed on up to `threads`
+// threads. The output never depends on the thread count.
+std::vector<unsigned char> gzip_compress_members(const void* data, std::size_t nbytes, std::size_t block_size, int level,
+                                                 unsigned threads);
+
 }  // namespace meshioplusplus::codec

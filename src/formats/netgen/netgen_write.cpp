@@ -11,7 +11,8 @@
 // Netgen's node order. The index of each element is cell data "netgen:index" when
 // present, else the first integer cell data (by name; meshio takes the first in its
 // dictionary's order), else 1. A cell type Netgen has no element for is a WriteError
-// (meshio fails on it too).
+// (meshio fails on it too). A .vol.gz is gzip members of 4 MiB at level 1, compressed on
+// the `threads` threads (meshio: one member at level 9).
 #include <map>
 #include <string>
 #include <vector>
@@ -161,6 +162,7 @@ class Writer {
 void write_netgen(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "netgen");
   const io::FloatFormat fmt = io::FloatFormat::parse(opts.get_string("float_fmt", ".16e"));
+  const unsigned threads = opts.threads();
   opts.finish();
   Writer writer(path, mesh, fmt);
   writer.check();
@@ -175,7 +177,9 @@ void write_netgen(const std::string& path, const Mesh& mesh, const Options& opti
     io::TextWriter w(text);
     writer.write(w);
     w.flush();
-    const std::vector<unsigned char> gz = codec::gzip_compress(text.data(), text.size(), -1);
+    // Level 1 in 4 MiB members on the `threads` threads: 4x faster than the default level
+    // on this text for a file ~13% larger (docs/formats/netgen.md).
+    const std::vector<unsigned char> gz = codec::gzip_compress_members(text.data(), text.size(), 4 << 20, 1, threads);
     file.write(gz.data(), gz.size());
   }
   file.commit();
