@@ -2,9 +2,9 @@
 //
 // TextWriter appends numbers with std::to_chars into a 1 MiB buffer and flushes it to an
 // AtomicFile (or a string, for a text compressed whole), so writers never go through
-// iostreams or printf on the hot path. FloatFormat parses meshio's float_fmt keyword (".16e", ".6f", "g", ...) once; the default (shortest)
-// writes the shortest string that reads back to the same value. Whole arrays go out
-// through array_writer.hpp.
+// iostreams or printf on the hot path. FloatFormat parses meshio's float_fmt keyword
+// (".16e", ".6f", "g", ...) once; the default (shortest) writes the shortest string that
+// reads back to the same value. Whole arrays go out through array_writer.hpp.
 #pragma once
 
 #include <charconv>

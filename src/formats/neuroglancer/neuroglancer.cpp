@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -66,21 +67,34 @@ void write_neuroglancer(const std::string& path, const Mesh& mesh, const Options
     if (b.type != "triangle" && skipped.find("'" + b.type + "'") == std::string::npos) skipped += (skipped.empty() ? "'" : ", '") + b.type + "'";
   if (!skipped.empty()) warn("Neuroglancer holds triangles only: skipped " + skipped);
 
-  // The indices checked and narrowed before the file is touched.
+  // The indices checked and narrowed (one pass) before the file is touched.
   std::vector<NDArray> triangles;
   for (const CellBlock& b : mesh.cells) {
     if (b.type != "triangle") continue;
-    const NDArray conn = b.connectivity.as_dtype(DType::int64);
-    const std::int64_t* c = conn.data<std::int64_t>();
-    for (std::size_t i = 0; i < conn.size(); ++i)
-      if (c[i] < 0 || c[i] > std::numeric_limits<std::uint32_t>::max())
-        throw write_error("neuroglancer", path, "vertex index " + std::to_string(c[i]) + " does not fit a uint32");
-    triangles.push_back(conn.as_dtype(DType::uint32));
+    NDArray narrow = NDArray::uninit(DType::uint32, {b.size(), 3});
+    std::uint32_t* out = narrow.data<std::uint32_t>();
+    visit_dtype(b.connectivity.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T>) {
+        const T* c = b.connectivity.data<T>();
+        for (std::size_t i = 0; i < 3 * b.size(); ++i) {
+          if (c[i] < 0 || static_cast<std::uint64_t>(c[i]) > std::numeric_limits<std::uint32_t>::max())
+            throw write_error("neuroglancer", path, "vertex index " + std::to_string(c[i]) + " does not fit a uint32");
+          out[i] = static_cast<std::uint32_t>(c[i]);
+        }
+      } else {
+        throw write_error("neuroglancer", path, "triangle connectivity must be integers");
+      }
+    });
+    triangles.push_back(std::move(narrow));
   }
-  NDArray xyz = NDArray::uninit(DType::float32, {mesh.num_points(), 3});
-  const NDArray p = mesh.points.as_dtype(DType::float32);
-  for (std::size_t i = 0; i < mesh.num_points(); ++i)
-    for (std::size_t k = 0; k < 3; ++k) xyz.data<float>()[3 * i + k] = k < dim ? p.data<float>()[dim * i + k] : 0.0f;
+  NDArray xyz = mesh.points.as_dtype(DType::float32);
+  if (dim == 2) {
+    NDArray padded = NDArray::uninit(DType::float32, {mesh.num_points(), 3});
+    for (std::size_t i = 0; i < mesh.num_points(); ++i)
+      for (std::size_t k = 0; k < 3; ++k) padded.data<float>()[3 * i + k] = k < 2 ? xyz.data<float>()[2 * i + k] : 0.0f;
+    xyz = std::move(padded);
+  }
 
   io::AtomicFile file(path, "neuroglancer");
   io::TextWriter w(file);
