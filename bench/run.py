@@ -108,6 +108,7 @@ def read_cases(name: str, only: str = ""):
             ("ply binary", surface("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
             ("ply ascii", surface("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
             ("obj", surface("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
+            ("neuroglancer", surface("neuroglancer", lambda m, mesh, p: m.neuroglancer.write(p, mesh)), "neuroglancer"),
         ]
     else:
         cases = [
@@ -128,6 +129,10 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            ("dolfin-xml (tetrahedra only)", lambda: peer_file(name, "dolfin.xml", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "dolfin-xml")),
+             "dolfin-xml"),
+            ("netgen", lambda: peer_file(name, "meshio.vol", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
+            ("netgen .vol.gz", lambda: peer_file(name, "meshio.vol.gz", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -158,7 +163,7 @@ def abaqus_subset(lib, mesh):
 
 
 # Peer-side fixes a format needs before both libraries write the same mesh.
-WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset}
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -178,6 +183,9 @@ WRITE_CASES = [
     ("abaqus", ".inp", "abaqus", {}, {}),
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
+    ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
+    ("netgen", ".vol", "netgen", {}, {}),
+    ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),
 ]
 
 
@@ -188,6 +196,7 @@ SURFACE_WRITE_CASES = [
     ("ply binary", ".ply", "ply", {"binary": True}, {"binary": True}),
     ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
     ("obj", ".obj", "obj", {}, {}),
+    ("neuroglancer", "", "neuroglancer", {}, {}),  # no extension, as meshio
 ]
 
 

@@ -35,8 +35,15 @@ if [ "${1:-}" = "--list" ]; then
   cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'
   exit 0
 fi
+# The registered format name of folder src/formats/$1 (its fixtures' folder in tests/data):
+# the folder's own name unless <folder>.cpp registers another (dolfin -> dolfin-xml).
+registered_name() {
+  local n
+  n=$(sed -n 's/.*Format{"\([^"]*\)".*/\1/p' "src/formats/$1/$1.cpp" 2>/dev/null | head -n1)
+  echo "${n:-$1}"
+}
 seed_dirs() {
-  for d in "tests/data/$1" "tests/fuzz/seeds/$1" "tests/fuzz/regressions/$1"; do
+  for d in "tests/data/$(registered_name "$1")" "tests/fuzz/seeds/$1" "tests/fuzz/regressions/$1"; do
     [ -d "$d" ] && echo "$d"
   done
   return 0

@@ -3,10 +3,13 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/abaqus/abaqus.hpp"
+#include "formats/dolfin/dolfin.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
+#include "formats/netgen/netgen.hpp"
+#include "formats/neuroglancer/neuroglancer.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
@@ -41,6 +44,9 @@ const std::vector<Format>& formats() {
       vts_format(),
       vtr_format(),
       vti_format(),
+      dolfin_format(),
+      netgen_format(),
+      neuroglancer_format(),
   };
   return all;
 }

@@ -41,7 +41,9 @@ def fixtures(fmt: str) -> list[Path]:
     out = []
     for folder in (DATA / fmt, FUZZ / "seeds" / fmt):
         if folder.is_dir():
-            out += [p for p in sorted(folder.iterdir()) if p.is_file() and p.name.lower().endswith(exts)]
+            # A format without an extension (neuroglancer): the files without one.
+            out += [p for p in sorted(folder.iterdir())
+                    if p.is_file() and (p.name.lower().endswith(exts) if exts else not p.suffix)]
     return out
 
 

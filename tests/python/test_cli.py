@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "meshioplusplus"
 CPP_CLI = ROOT / "build" / "meshioplusplus"
 
-RW_FORMATS = [(name, f["extensions"][0]) for name, f in mio.formats().items() if f["read"] and f["write"]]
+RW_FORMATS = [(name, (f["extensions"] or [""])[0]) for name, f in mio.formats().items() if f["read"] and f["write"]]
 
 
 def tools():
@@ -54,7 +54,7 @@ def test_convert_and_info_round_trip(tmp_path, cmd, name, ext):
     r = run(cmd, "convert", src, dst, "--input-format", name, "-o", name)
     assert r.returncode == 0, r.stderr
     assert_mesh_equal(mesh, mio.read(dst, name))
-    r = run(cmd, "info", dst)
+    r = run(cmd, "info", dst, *(() if ext else ("-i", name)))  # no extension: the format named
     assert r.returncode == 0, r.stderr
     assert f"Number of points: {len(mesh.points)}" in r.stdout and expect in r.stdout
 

@@ -63,7 +63,7 @@ def test_threads_reading_different_files_match_sequential_reads():
 def test_threads_writing_different_files_match_sequential_writes(tmp_path):
     meshes = [(f, p.stem, mio.read(p, f)) for f, p in INPUTS if mio.formats()[f]["write"]]
     assert meshes
-    ext = {f: mio.formats()[f]["extensions"][0] for f, _, _ in meshes}
+    ext = {f: (mio.formats()[f]["extensions"] or [""])[0] for f, _, _ in meshes}
     for f, stem, mesh in meshes:
         mio.write(tmp_path / f"seq-{stem}{ext[f]}", mesh, f)
 

@@ -57,4 +57,20 @@ std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, s
                                                              std::size_t block_size, int level, unsigned threads,
                                                              bool rle = false);
 
+// gzip files (RFC 1952), as gzip(1) and Python's gzip module write them (.vol.gz): the
+// members of src[0, src_nbytes) inflated one after another into `out`, which never grows
+// past `max_nbytes` (the caller's bound: deflate expands at most 1032:1, so a caller
+// passes min(its own limit, 1032 * src_nbytes + slack)). Returns "" on success, else why
+// it failed (not gzip, corrupt, cut short, or larger than max_nbytes).
+std::string gzip_inflate(const void* src, std::size_t src_nbytes, std::size_t max_nbytes, std::vector<char>& out);
+
+// One gzip member holding `nbytes` bytes at `data`, at `level` (0..9, -1 = default).
+std::vector<unsigned char> gzip_compress(const void* data, std::size_t nbytes, int level);
+
+// A gzip file of one member per `block_size` bytes (a valid gzip file: gzip(1), Python's
+// gzip and gzip_inflate read the members one after another), compressed on up to `threads`
+// threads. The output never depends on the thread count.
+std::vector<unsigned char> gzip_compress_members(const void* data, std::size_t nbytes, std::size_t block_size, int level,
+                                                 unsigned threads);
+
 }  // namespace meshioplusplus::codec

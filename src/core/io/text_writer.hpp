@@ -1,10 +1,10 @@
 // meshio++ core I/O: fast text output for the ASCII writers.
 //
 // TextWriter appends numbers with std::to_chars into a 1 MiB buffer and flushes it to an
-// AtomicFile, so writers never go through iostreams or printf on the hot path. FloatFormat
-// parses meshio's float_fmt keyword (".16e", ".6f", "g", ...) once; the default (shortest)
-// writes the shortest string that reads back to the same value. Whole arrays go out
-// through array_writer.hpp.
+// AtomicFile (or a string, for a text compressed whole), so writers never go through
+// iostreams or printf on the hot path. FloatFormat parses meshio's float_fmt keyword
+// (".16e", ".6f", "g", ...) once; the default (shortest) writes the shortest string that
+// reads back to the same value. Whole arrays go out through array_writer.hpp.
 #pragma once
 
 #include <charconv>
@@ -31,13 +31,18 @@ struct FloatFormat {
 
 class TextWriter {
  public:
-  explicit TextWriter(AtomicFile& file, std::size_t capacity = 1 << 20) : file_(file) { buf_.reserve(capacity + 512); cap_ = capacity; }
+  explicit TextWriter(AtomicFile& file, std::size_t capacity = 1 << 20) : file_(&file) { buf_.reserve(capacity + 512); cap_ = capacity; }
+  // Into memory instead (a text compressed as a whole afterwards: Netgen's .vol.gz).
+  explicit TextWriter(std::string& memory, std::size_t capacity = 1 << 20) : memory_(&memory) {
+    buf_.reserve(capacity + 512);
+    cap_ = capacity;
+  }
   ~TextWriter() = default;
 
   TextWriter& str(std::string_view s) {
     if (s.size() > 256) {
       flush();
-      file_.write(s);
+      sink(s);
       return *this;
     }
     buf_.append(s);
@@ -68,7 +73,7 @@ class TextWriter {
   TextWriter& bytes(const void* data, std::size_t n) {
     if (n > 4096) {
       flush();
-      file_.write(data, n);
+      sink(std::string_view(static_cast<const char*>(data), n));
       return *this;
     }
     buf_.append(static_cast<const char*>(data), n);
@@ -76,7 +81,7 @@ class TextWriter {
     return *this;
   }
   void flush() {
-    if (!buf_.empty()) file_.write(buf_);
+    if (!buf_.empty()) sink(buf_);
     buf_.clear();
   }
 
@@ -86,7 +91,12 @@ class TextWriter {
   void maybe_flush() {
     if (buf_.size() >= cap_) flush();
   }
-  AtomicFile& file_;
+  void sink(std::string_view s) {
+    if (file_) file_->write(s);
+    else memory_->append(s);
+  }
+  AtomicFile* file_ = nullptr;
+  std::string* memory_ = nullptr;
   std::string buf_;
   std::size_t cap_;
 };

@@ -18,7 +18,9 @@ bool is_name_char(char c) {
 // The parser walks the file with an io::Cursor: its position, bounds and errors.
 class Parser {
  public:
-  explicit Parser(const io::Cursor& cursor) : cur_(cursor) {}
+  Parser(const io::Cursor& cursor, const XmlSink* sink) : cur_(cursor), sink_(sink) {
+    if (sink_) scratch_.resize(kMaxDepth + 2);
+  }
 
   XmlDocument parse() {
     XmlDocument doc;
@@ -38,6 +40,7 @@ class Parser {
   [[noreturn]] void expected(std::string_view what) const { cur_.fail_expected(what); }
 
   bool starts(std::string_view s) const { return cur_.starts_with(s); }
+  bool next_is(char c) const { return !cur_.at_end() && *cur_.ptr() == c; }  // one character, no memcmp
   void skip_space() { cur_.skip_space(); }
   // The current character (the cursor must not be at the end).
   char peek() const { return *cur_.ptr(); }
@@ -112,48 +115,61 @@ class Parser {
   void parse_element(XmlElement& el, int depth) {
     if (depth > kMaxDepth) fail("XML elements nested deeper than 64 levels");
     el.begin = cur_.ptr();
+    el.children.clear();
     advance(1);  // '<'
     el.name = name();
-    // Attributes.
+    // Attributes, into the element's existing slots first (a sink's reused element keeps
+    // its strings' capacity).
+    std::size_t na = 0;
     for (;;) {
       skip_space();
       if (cur_.at_end()) fail("the file ends inside the start tag <" + std::string(el.name) + ">");
-      if (starts("/")) {
+      if (next_is('/')) {
         advance(1);
-        if (!starts(">")) expected("'>' after '/'");
+        if (!next_is('>')) expected("'>' after '/'");
         advance(1);
+        el.attributes.resize(na);
         el.text_begin = el.text_end = cur_.ptr();
         return;
       }
-      if (starts(">")) {
+      if (next_is('>')) {
         advance(1);
+        el.attributes.resize(na);
         break;
       }
-      XmlAttribute a;
+      if (na == el.attributes.size()) el.attributes.emplace_back();
+      XmlAttribute& a = el.attributes[na];
       a.name = name();
       skip_space();
-      if (!starts("=")) expected("'=' after attribute " + std::string(a.name));
+      if (!next_is('=')) expected("'=' after attribute " + std::string(a.name));
       advance(1);
       skip_space();
-      if (!starts("\"") && !starts("'")) expected("a quoted attribute value");
+      if (!next_is('"') && !next_is('\'')) expected("a quoted attribute value");
       const char quote = peek();
       advance(1);
+      // One pass to the closing quote, noting '<' (an error) and '&' (entities to decode).
       const char* vb = cur_.ptr();
-      const char* ve = static_cast<const char*>(std::memchr(vb, quote, cur_.left()));
-      if (!ve) fail("unterminated attribute value of " + std::string(a.name));
-      if (std::memchr(vb, '<', static_cast<std::size_t>(ve - vb))) cur_.fail_at("'<' inside an attribute value", vb);
-      a.value = std::memchr(vb, '&', static_cast<std::size_t>(ve - vb)) ? decode_entities(vb, ve) : std::string(vb, ve);
+      const char* ve = vb;
+      bool amp = false;
+      while (ve != cur_.end() && *ve != quote) {
+        if (*ve == '<') cur_.fail_at("'<' inside an attribute value", vb);
+        amp = amp || *ve == '&';
+        ++ve;
+      }
+      if (ve == cur_.end()) fail("unterminated attribute value of " + std::string(a.name));
+      if (amp) a.value = decode_entities(vb, ve);
+      else a.value.assign(vb, ve);
       cur_.set_ptr(ve + 1);
-      for (const auto& other : el.attributes)
-        if (other.name == a.name) cur_.fail_at("duplicate attribute " + std::string(a.name), vb);
-      el.attributes.push_back(std::move(a));
+      for (std::size_t i = 0; i < na; ++i)
+        if (el.attributes[i].name == a.name) cur_.fail_at("duplicate attribute " + std::string(a.name), vb);
+      ++na;
     }
     // Raw appended data: arbitrary bytes follow the '_' marker; stop parsing here.
     if (el.name == "AppendedData") {
       const std::string* enc = el.attribute("encoding");
       if (enc && *enc == "raw") {
         skip_space();
-        if (!starts("_")) expected("'_' opening the raw appended data");
+        if (!next_is('_')) expected("'_' opening the raw appended data");
         advance(1);
         doc_->raw_begin = cur_.ptr();
         const auto close = cur_.rest().rfind("</AppendedData>");
@@ -191,7 +207,7 @@ class Parser {
         if (closing != el.name)
           cur_.fail_at(expected_found("end tag </" + std::string(el.name) + ">", closing), at);
         skip_space();
-        if (!starts(">")) expected("'>' closing the end tag");
+        if (!next_is('>')) expected("'>' closing the end tag");
         advance(1);
         return;
       }
@@ -204,19 +220,32 @@ class Parser {
         skip_past("?>", "processing instruction");
         continue;
       }
-      el.children.emplace_back();
-      parse_element(el.children.back(), depth + 1);
+      if (sink_) {
+        open_.push_back(&el);
+        XmlElement& child = scratch_[static_cast<std::size_t>(depth) + 1];
+        parse_element(child, depth + 1);
+        const bool consumed = (*sink_)(child, open_);
+        open_.pop_back();
+        if (!consumed) el.children.push_back(std::move(child));
+      } else {
+        el.children.emplace_back();
+        parse_element(el.children.back(), depth + 1);
+      }
       if (stopped_) return;
     }
   }
 
   io::Cursor cur_;
+  const XmlSink* sink_ = nullptr;
+  std::vector<XmlElement> scratch_;      // with a sink: the element being parsed, per depth
+  std::vector<const XmlElement*> open_;  // with a sink: the open ancestors, root first
   XmlDocument* doc_ = nullptr;
   bool stopped_ = false;
 };
 
 }  // namespace
 
-XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor).parse(); }
+XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor, nullptr).parse(); }
+XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink) { return Parser(cursor, &sink).parse(); }
 
 }  // namespace meshioplusplus::io

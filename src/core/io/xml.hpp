@@ -9,11 +9,18 @@
 // the reader stops there and reports where the raw bytes begin; they end at the last
 // "</AppendedData>" of the file (or the end of the file when it is cut short).
 //
+// Large files of one element per row (DOLFIN XML's <vertex>, <tetrahedron>) are read
+// with a sink: it sees every element once complete, with its open ancestors (root first),
+// and returns true to consume it, so the tree never holds the rows. Consumed elements
+// reuse one buffer per depth: a row costs no allocation once the first is read.
+//
 // Safe for untrusted input: bounded by the end of the text, nesting limited to 64 levels,
 // and every malformed construct raises ReadError with its byte offset and line.
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,5 +59,11 @@ struct XmlDocument {
 // Parses the text of `cursor` from its position (a copy walks it; errors are the cursor's
 // ReadError, with the file, line and byte).
 XmlDocument parse_xml(const io::Cursor& cursor);
+
+// Called for each complete element below the root with its open ancestors (root first,
+// the parent last); true consumes it (it stays out of its parent's children). The element
+// and its attribute values live only for the call.
+using XmlSink = std::function<bool(const XmlElement& element, std::span<const XmlElement* const> ancestors)>;
+XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink);
 
 }  // namespace meshioplusplus::io

@@ -17,6 +17,11 @@ from . import _core
 from ._helpers import read, write
 
 
+# meshio's submodule names where they are not the format's: meshio.dolfin reads and writes
+# "dolfin-xml". The format's own identifier form (dolfin_xml) exists as well.
+MESHIO_MODULE_NAMES = {"dolfin-xml": "dolfin"}
+
+
 def module_name(format_name: str) -> str:
     """The attribute (and submodule) name of a format."""
     name = re.sub(r"\W", "_", format_name)
@@ -58,4 +63,9 @@ def install(package: types.ModuleType) -> list:
         setattr(package, attr, mod)
         sys.modules[mod.__name__] = mod
         names.append(attr)
+        alias = MESHIO_MODULE_NAMES.get(format_name)
+        if alias and getattr(package, alias, None) is None:
+            setattr(package, alias, mod)
+            sys.modules[f"{package.__name__}.{alias}"] = mod
+            names.append(alias)
     return names
