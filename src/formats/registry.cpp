@@ -5,6 +5,7 @@
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/mdpa/mdpa.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
 #include "formats/obj/obj.hpp"
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      mdpa_format(),
   };
   return all;
 }

@@ -139,9 +139,18 @@ def late_exodus() -> mio.Mesh:
     return m
 
 
+def late_mdpa() -> mio.Mesh:
+    # Nodes and elements are written before the sub-model parts meet a region name that is
+    # no sub-model part name (a blank).
+    m = big_mesh()
+    m.regions = [mio.Region("bad name", "cell", np.array([0]))]
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
+LATE_FAILURES["mdpa"] = late_mdpa
 
 
 def encodings(fmt):

@@ -359,6 +359,20 @@ UNV = {
     "element node label": (lambda v: UNV_NODES + unv_elem(nodes=b"         1         2" + n(v).rjust(10)), 3),
 }
 
+# --- mdpa --------------------------------------------------------------------------------
+# MDPA declares no counts; a file can lie with the size of its ids (sparse: they may read, in
+# memory proportional to the rows), references to nodes it lacks, and a vector's "[k]".
+MDPA_NODES = b"Begin Nodes\n1 0 0 0\n2 1 0 0\n3 0 1 0\nEnd Nodes\n"
+MDPA = {
+    "sparse node id": (lambda v: MDPA_NODES.replace(b"3 0 1 0", n(v) + b" 0 1 0")
+                       + b"Begin Elements Element2D3N\n1 0 1 2 " + n(v) + b"\nEnd Elements\n", 3),
+    "element node id": (lambda v: MDPA_NODES + b"Begin Elements Element2D3N\n1 0 1 2 " + n(v) + b"\nEnd Elements\n", 3),
+    "sparse element and property ids": (lambda v: MDPA_NODES + b"Begin Elements Element2D3N\n" + n(v) + b" " + n(v)
+                                        + b" 1 2 3\nEnd Elements\nBegin SubModelPart p\nBegin SubModelPartElements\n" + n(v)
+                                        + b"\nEnd SubModelPartElements\nEnd SubModelPart\n", 1),
+    "vector value size": (lambda v: MDPA_NODES + b"Begin NodalData V\n1 0 [" + n(v) + b"](1,2,3)\nEnd NodalData\n", 3),
+}
+
 # --- exodus ---------------------------------------------------------------------------
 # A small Exodus II file in netCDF's CDF5 flavour (64-bit dimension lengths, so every lie
 # fits), made once by netCDF4-python; each case rewrites one big-endian dimension length
@@ -428,6 +442,7 @@ EXODUS = {
 }
 
 CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+CASES["mdpa"] = MDPA
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "ansys", "avsucd", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
+    "ansys", "avsucd", "cgns", "dolfin", "flac3d", "h5m", "hmf", "med", "netgen", "neuroglancer",
     "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
@@ -461,6 +461,9 @@ FORMAT_HOLDS = {
     "exodus": Holds(LINEAR | {"line3", "triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "hexahedron27",
                               "wedge15", "pyramid13"}, point_sets=True),
     "gmsh": Holds(cell_sets=True),  # physical groups; a node set is no Gmsh entity
+    # Kratos geometries meshio names (docs/formats/mdpa.md); sub-model parts hold both kinds of set.
+    "mdpa": Holds({"vertex", "line", "line3", "triangle", "triangle6", "quad", "quad8", "quad9", "tetra", "tetra10", "wedge",
+                   "hexahedron", "hexahedron20", "hexahedron27"}, point_sets=True, cell_sets=True),
     "medit": Holds(LINEAR | {"line3", "triangle6", "quad9", "tetra10"}, point_data=(), cell_data=()),
     "nastran": Holds(LINEAR | {"triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "wedge15", "pyramid13"},
                      point_data=(), cell_data=()),
@@ -675,6 +678,10 @@ NODE_ORDER_DIFFERENCES = {
     ("hexahedron20", "exodus"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15],
     ("hexahedron27", "exodus"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 12, 13, 14, 15,
                                  23, 24, 25, 26, 21, 22, 20],
+    # meshio 5.0 keeps Kratos' HEX20 / HEX27 node order (as in the file) in memory; we hold
+    # VTK's (docs/formats/mdpa.md).
+    ("hexahedron20", "mdpa"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 10, 9, 16, 19, 18, 17, 12, 13, 14, 15],
+    ("hexahedron27", "mdpa"): [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 10, 9, 16, 19, 18, 17, 12, 13, 14, 15, 24, 22, 20, 23, 21, 25, 26],
 }
 MESHIO_READS_FACE_DATA_ONLY_AS = {"ply": {"binary": False}}
 # meshio 5.0 files that break the format's spec: meshio writes line3 as B33H, a 2-node
