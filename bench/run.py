@@ -129,6 +129,7 @@ def read_cases(name: str, only: str = ""):
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
             ("mdpa", lambda: peer_file(name, "meshio.mdpa", lambda m, mesh, p: m.mdpa.write(p, mesh)), "mdpa"),
+            ("permas", lambda: peer_file(name, "meshio.dato", lambda m, mesh, p: m.permas.write(p, mesh)), "permas"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -180,6 +181,7 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("mdpa", ".mdpa", "mdpa", {}, {}),
+    ("permas", ".dato", "permas", {}, {}),
 ]
 
 

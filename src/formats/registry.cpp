@@ -10,6 +10,7 @@
 #include "formats/nastran/nastran.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
+#include "formats/permas/permas.hpp"
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
@@ -35,6 +36,7 @@ const std::vector<Format>& formats() {
       nastran_format(),
       unv_format(),
       mdpa_format(),
+      permas_format(),
   };
   return all;
 }

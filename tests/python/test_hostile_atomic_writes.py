@@ -147,10 +147,18 @@ def late_mdpa() -> mio.Mesh:
     return m
 
 
+def late_permas() -> mio.Mesh:
+    # A set name that cannot stand in a "$NSET NAME =" record (a blank).
+    m = big_mesh()
+    m.regions = [mio.Region("bad name", "point", np.array([0]))]
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
 LATE_FAILURES["mdpa"] = late_mdpa
+LATE_FAILURES["permas"] = late_permas
 
 
 def encodings(fmt):

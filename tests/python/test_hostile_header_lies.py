@@ -373,6 +373,28 @@ MDPA = {
     "vector value size": (lambda v: MDPA_NODES + b"Begin NodalData V\n1 0 [" + n(v) + b"](1,2,3)\nEnd NodalData\n", 3),
 }
 
+# --- permas ------------------------------------------------------------------------------
+# A PERMAS deck declares no counts; it can lie with the size of its ids and, gzipped, with the
+# inflated size its trailer declares (ISIZE, modulo 2^32).
+PERMAS_COOR = b"$COOR\n1 0 0 0\n2 1 0 0\n3 0 1 0\n"
+
+
+def permas_gzip_isize(v):
+    import gzip
+
+    packed = bytearray(gzip.compress(PERMAS_COOR + b"$ELEMENT TYPE = TRIA3\n1 1 2 3\n$FIN\n", mtime=0))
+    packed[-4:] = struct.pack("<I", v % 2**32)
+    return bytes(packed)
+
+
+PERMAS = {
+    "sparse node id": (lambda v: PERMAS_COOR + n(v) + b" 0 0 1\n$ELEMENT TYPE = TRIA3\n1 1 2 " + n(v) + b"\n", 3),
+    "element node id": (lambda v: PERMAS_COOR + b"$ELEMENT TYPE = TRIA3\n1 1 2 " + n(v) + b"\n", 3),
+    "sparse element id in a set": (lambda v: PERMAS_COOR + b"$ELEMENT TYPE = TRIA3 ESET = A\n" + n(v) + b" 1 2 3\n$ESET NAME = B\n"
+                                   + n(v) + b"\n", 1),
+    "gzip ISIZE": (permas_gzip_isize, len(PERMAS_COOR) + 35),
+}
+
 # --- exodus ---------------------------------------------------------------------------
 # A small Exodus II file in netCDF's CDF5 flavour (64-bit dimension lengths, so every lie
 # fits), made once by netCDF4-python; each case rewrites one big-endian dimension length
@@ -443,6 +465,7 @@ EXODUS = {
 
 CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
 CASES["mdpa"] = MDPA
+CASES["permas"] = PERMAS
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

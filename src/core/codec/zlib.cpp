@@ -16,11 +16,14 @@ namespace meshioplusplus::codec {
 
 bool zlib_available() { return true; }
 
-std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
-  // One inflate() call over the whole block: the output size is known exactly, so there
-  // is no intermediate buffer and nothing is written past dst + dst_nbytes.
+namespace {
+
+// Inflates one stream (zlib's window_bits: 15 a zlib stream, 31 a gzip member) into exactly
+// dst_nbytes bytes: the output size is known, so there is no intermediate buffer and nothing
+// is written past dst + dst_nbytes. `whole`: the stream must end where the input ends.
+std::string inflate_exactly(int window_bits, bool whole, const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
   z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) return "zlib inflateInit failed";
+  if (inflateInit2(&zs, window_bits) != Z_OK) return "zlib inflateInit failed";
   std::string err;
   const auto* in = static_cast<const Bytef*>(src);
   auto* out = static_cast<Bytef*>(dst);
@@ -50,12 +53,13 @@ std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std
   if (err.empty() && out_left != 0)
     err = "the block decompresses to " + std::to_string(dst_nbytes - out_left) + " bytes, the header declares " +
           std::to_string(dst_nbytes);
+  if (err.empty() && whole && in_left != 0) err = std::to_string(in_left) + " bytes follow the compressed stream (a second gzip member?)";
   return err;
 }
 
-std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle) {
+std::vector<unsigned char> deflate_all(int window_bits, const void* data, std::size_t nbytes, int level, bool rle) {
   z_stream zs{};
-  if (deflateInit2(&zs, level, Z_DEFLATED, 15, 8, rle ? Z_RLE : Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&zs, level, Z_DEFLATED, window_bits, 8, rle ? Z_RLE : Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("zlib deflateInit2 failed");
   std::vector<unsigned char> out(deflateBound(&zs, static_cast<uLong>(nbytes)));
   zs.next_in = const_cast<Bytef*>(static_cast<const Bytef*>(data));
@@ -70,6 +74,25 @@ std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, i
   return out;
 }
 
+}  // namespace
+
+std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  return inflate_exactly(15, false, src, src_nbytes, dst, dst_nbytes);
+}
+
+std::string gzip_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  return inflate_exactly(31, true, src, src_nbytes, dst, dst_nbytes);
+}
+
+std::vector<unsigned char> gzip_compress(const void* data, std::size_t nbytes, int level) {
+  if (nbytes > 0xffffffffu) throw std::runtime_error("gzip_compress: more than 4 GiB in one member");
+  return deflate_all(31, data, nbytes, level, false);
+}
+
+std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle) {
+  return deflate_all(15, data, nbytes, level, rle);
+}
+
 #else
 
 bool zlib_available() { return false; }
@@ -82,7 +105,18 @@ std::vector<unsigned char> zlib_compress(const void*, std::size_t, int, bool) {
   throw std::runtime_error("meshio++ was built without zlib");
 }
 
+std::string gzip_inflate(const void*, std::size_t, void*, std::size_t) { throw std::runtime_error("meshio++ was built without zlib"); }
+
+std::vector<unsigned char> gzip_compress(const void*, std::size_t, int) { throw std::runtime_error("meshio++ was built without zlib"); }
+
 #endif
+
+long long gzip_declared_size(const void* src, std::size_t src_nbytes) {
+  const auto* b = static_cast<const unsigned char*>(src);
+  if (src_nbytes < 18 || b[0] != 0x1f || b[1] != 0x8b || b[2] != 8) return -1;
+  const unsigned char* t = b + src_nbytes - 4;
+  return static_cast<long long>(t[0] | (t[1] << 8) | (t[2] << 16) | (static_cast<unsigned long>(t[3]) << 24));
+}
 
 std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
                                                              std::size_t block_size, int level, unsigned threads,
