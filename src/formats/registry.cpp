@@ -4,6 +4,7 @@
 
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/exodus/exodus.hpp"
+#include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/mdpa/mdpa.hpp"
 #include "formats/medit/medit.hpp"
@@ -37,6 +38,7 @@ const std::vector<Format>& formats() {
       unv_format(),
       mdpa_format(),
       permas_format(),
+      flac3d_format(),
   };
   return all;
 }

@@ -37,6 +37,7 @@ ENCODINGS = {
     "unv": [{}, {"group_dataset": 2477}],
     "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
 }
+ENCODINGS["flac3d"] = [{}, {"binary": True}]
 
 
 def big_mesh(seed=0) -> mio.Mesh:
@@ -154,11 +155,21 @@ def late_permas() -> mio.Mesh:
     return m
 
 
+def late_flac3d() -> mio.Mesh:
+    # Gridpoints are written before the groups are numbered and meet a name longer than the
+    # binary format's 16-bit name length (and than any ZGROUP line).
+    m = big_mesh()
+    m.cells = [mio.CellBlock("tetra", np.column_stack([m.cells[0].data, m.cells[0].data[:, :1]]))]
+    m.regions = [mio.Region("x" * 70000, "cell", np.array([0]))]
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
 LATE_FAILURES["mdpa"] = late_mdpa
 LATE_FAILURES["permas"] = late_permas
+LATE_FAILURES["flac3d"] = late_flac3d
 
 
 def encodings(fmt):
