@@ -398,21 +398,21 @@ PERMAS = {
 # --- flac3d ------------------------------------------------------------------------------
 # Binary counts: gridpoints, zones, a zone's gridpoints, groups, a group's name length and
 # members; ASCII ids may be sparse.
-u32 = lambda *v: struct.pack(f"<{len(v)}I", *v)  # noqa: E731
-F3_GPS = b"".join(u32(k + 1) + f64(*p) for k, p in enumerate([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]))
-F3_ZONE = u32(1, 4, 1, 2, 3, 4)
+f3u32 = lambda *v: struct.pack(f"<{len(v)}I", *v)  # noqa: E731
+F3_GPS = b"".join(f3u32(k + 1) + f64(*p) for k, p in enumerate([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]))
+F3_ZONE = f3u32(1, 4, 1, 2, 3, 4)
 
 
 def f3(gps=4, zones=1, zone=F3_ZONE, groups=1, name=3, members=1):
     c = lambda v: min(v, 2**32 - 1)  # noqa: E731 - a lie past 32 bits is the largest count
-    group = struct.pack("<H", name) + b"abc" + struct.pack("<H", 1) + b"1" + u32(c(members)) + u32(1)
-    return u32(1375135718, 3, c(gps)) + F3_GPS + u32(c(zones)) + zone + u32(c(groups)) + group + u32(0, 0)
+    group = struct.pack("<H", name) + b"abc" + struct.pack("<H", 1) + b"1" + f3u32(c(members)) + f3u32(1)
+    return f3u32(1375135718, 3, c(gps)) + F3_GPS + f3u32(c(zones)) + zone + f3u32(c(groups)) + group + f3u32(0, 0)
 
 
 FLAC3D = {
     "binary gridpoint count": (lambda v: f3(gps=v), 4),
     "binary zone count": (lambda v: f3(zones=v), 1),
-    "binary zone gridpoint count": (lambda v: f3(zone=u32(1, min(v, 2**32 - 1), 1, 2, 3, 4)), 4),
+    "binary zone gridpoint count": (lambda v: f3(zone=f3u32(1, min(v, 2**32 - 1), 1, 2, 3, 4)), 4),
     "binary group count": (lambda v: f3(groups=v), 1),
     "binary group name length": (lambda v: f3(name=v if v < 2**16 else 2**16 - 1), 3),
     "binary group member count": (lambda v: f3(members=v), 1),
