@@ -32,6 +32,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
+#include "core/skip_log.hpp"
 #include "formats/flac3d/flac3d_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
 
@@ -55,25 +56,9 @@ struct Group {
   std::vector<std::int64_t> ids;
 };
 
-// Splits at blanks and commas.
-std::size_t fields(std::string_view l, std::string_view* out, std::size_t max) {
-  std::size_t n = 0, i = 0;
-  auto sep = [](char c) { return io::is_space(c) || c == ','; };
-  while (i < l.size()) {
-    while (i < l.size() && sep(l[i])) ++i;
-    const std::size_t b = i;
-    while (i < l.size() && !sep(l[i])) ++i;
-    if (i > b) {
-      if (n < max) out[n] = l.substr(b, i - b);
-      ++n;
-    }
-  }
-  return n;
-}
-
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "flac3d"), cur_(file_.text(), "flac3d", path), line_pos_(cur_.begin()) {}
+  explicit Reader(const std::string& path) : file_(path, "flac3d"), cur_(file_.text(), "flac3d", path), lines_(cur_.begin()) {}
 
   Mesh read() {
     const std::size_t head = std::min<std::size_t>(8, cur_.size());
@@ -84,11 +69,7 @@ class Reader {
   }
 
  private:
-  std::size_t line_at(const char* at) {
-    if (at < line_pos_) line_pos_ = cur_.begin(), line_ = 1;
-    for (; line_pos_ < at; ++line_pos_) line_ += (*line_pos_ == '\n');
-    return line_;
-  }
+  std::size_t line_at(const char* at) { return lines_.line_at(at); }
 
   // --- ASCII ---------------------------------------------------------------------------------
   std::int64_t id(std::string_view f, const char* what) {
@@ -109,7 +90,7 @@ class Reader {
     bool skipping = false;   // the lines of numbers after a skipped record belong to it
     while (!cur_.at_end()) {
       const std::string_view l = cur_.line();
-      const std::size_t n = fields(l, w, kMaxWords);
+      const std::size_t n = io::split_words(l, w, kMaxWords, /*commas=*/true);
       if (n == 0 || w[0][0] == '*') continue;
       const std::string_view key = w[0];
       const bool numbers = key[0] >= '0' && key[0] <= '9';
@@ -238,27 +219,16 @@ class Reader {
     }
   }
 
-  void skip(const std::string& what, const char* at) {
-    auto it = skipped_index_.find(what);
-    if (it == skipped_index_.end()) {
-      it = skipped_index_.emplace(what, skipped_.size()).first;
-      skipped_.push_back({what, 0, line_at(at)});
-    }
-    ++skipped_[it->second].count;
-  }
+  void skip(const std::string& what, const char* at) { skipped_.add("record " + what, line_at(at), "not read"); }
 
   // --- the mesh ------------------------------------------------------------------------------
   Mesh build() {
     Mesh mesh;
     const std::size_t n = gp_ids_.size();
-    mesh.points = NDArray::uninit(DType::float64, {n, 3});
-    if (n) std::memcpy(mesh.points.raw(), xyz_.data(), n * 3 * sizeof(double));
+    mesh.points = NDArray::from_vector(xyz_, {n, 3});
     std::vector<std::string> warnings;
     LabelMap gps;
-    const auto dup = gps.build(gp_ids_);
-    if (dup.duplicates)
-      warnings.push_back(std::to_string(dup.duplicates) + " gridpoint id(s) are defined more than once (gridpoint " +
-                         std::to_string(dup.first_duplicate) + ", for one); zones use the last definition");
+    if (std::string note = duplicate_labels_note(gps.build(gp_ids_), "gridpoint", "zones"); !note.empty()) warnings.push_back(note);
 
     const std::size_t nfaces = faces_.ids.size(), nzones = zones_.ids.size();
     std::vector<std::int64_t> cell_ids;
@@ -334,32 +304,22 @@ class Reader {
         mesh.regions.push_back(std::move(r));
       }
     }
-    std::vector<std::string> out;
-    for (const Skipped& s : skipped_)
-      out.push_back("skipped record " + s.what + " (" + std::to_string(s.count) + (s.count == 1 ? " time" : " times") +
-                    ", the first at line " + std::to_string(s.first_line) + "): not read");
+    std::vector<std::string> out = skipped_.messages();
     out.insert(out.end(), warnings.begin(), warnings.end());
     for (std::string& m : out) meshioplusplus::warn(std::move(m));
     return mesh;
   }
 
-  struct Skipped {
-    std::string what;
-    std::size_t count = 0, first_line = 0;
-  };
-
   io::FileBytes file_;
   io::Cursor cur_;
-  const char* line_pos_ = nullptr;
-  std::size_t line_ = 1;
+  LineCounter lines_;
   bool binary_ = false;
 
   std::vector<std::int64_t> gp_ids_;
   std::vector<double> xyz_;
   Cells zones_, faces_;
   std::vector<Group> groups_;
-  std::vector<Skipped> skipped_;
-  std::unordered_map<std::string, std::size_t> skipped_index_;
+  SkipLog skipped_;
 };
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
+#include "core/skip_log.hpp"
 #include "formats/mdpa/mdpa_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -66,23 +67,9 @@ std::string_view content(std::string_view l) {
   return io::Cursor::trim(c == std::string_view::npos ? l : l.substr(0, c));
 }
 
-std::size_t split(std::string_view l, std::string_view* out, std::size_t max) {
-  std::size_t n = 0, i = 0;
-  while (i < l.size()) {
-    while (i < l.size() && io::is_space(l[i])) ++i;
-    const std::size_t b = i;
-    while (i < l.size() && !io::is_space(l[i])) ++i;
-    if (i > b) {
-      if (n < max) out[n] = l.substr(b, i - b);
-      ++n;
-    }
-  }
-  return n;
-}
-
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "mdpa"), cur_(file_.text(), "mdpa", path), line_pos_(cur_.begin()) {}
+  explicit Reader(const std::string& path) : file_(path, "mdpa"), cur_(file_.text(), "mdpa", path), lines_(cur_.begin()) {}
 
   Mesh read() {
     while (!cur_.at_end()) {
@@ -90,7 +77,7 @@ class Reader {
       const std::string_view l = content(cur_.line());
       if (l.empty()) continue;
       std::string_view w[3];
-      const std::size_t n = split(l, w, 3);
+      const std::size_t n = io::split_words(l, w, 3);
       if (w[0] != "Begin" || n < 2) cur_.fail_at(expected_found("'Begin <block>'", l), l.data());
       const std::string_view arg = n >= 3 ? w[2] : std::string_view();
       if (w[1] == "Nodes") nodes(at);
@@ -104,11 +91,7 @@ class Reader {
 
  private:
   // --- lines and fields --------------------------------------------------------------------
-  std::size_t line_at(const char* at) {
-    if (at < line_pos_) line_pos_ = cur_.begin(), line_ = 1;
-    for (; line_pos_ < at; ++line_pos_) line_ += (*line_pos_ == '\n');
-    return line_;
-  }
+  std::size_t line_at(const char* at) { return lines_.line_at(at); }
 
   [[noreturn]] void not_closed(const char* at, std::string_view block) {
     cur_.fail_at("'Begin " + std::string(block) + "' (line " + std::to_string(line_at(at)) + ") is not closed by 'End " +
@@ -130,7 +113,7 @@ class Reader {
       const char* at = cur_.ptr();
       const std::string_view l = content(cur_.line());
       std::string_view w[2];
-      if (split(l, w, 2) < 2 || w[0] != "End" || w[1] != block)
+      if (io::split_words(l, w, 2) < 2 || w[0] != "End" || w[1] != block)
         cur_.fail_at(expected_found("a row or 'End " + std::string(block) + "'", l), at);
       return false;
     }
@@ -185,7 +168,7 @@ class Reader {
       const char* at = cur_.ptr();
       if (k == 0) {  // the first row fixes the node count, and with the name the type
         std::string_view w[2];
-        const std::size_t n = split(content(std::string_view(at, cur_.left()).substr(0, line_end(at))), w, 0);
+        const std::size_t n = io::split_words(content(std::string_view(at, cur_.left()).substr(0, line_end(at))), w, 0);
         if (n < 3 || n - 2 > kMaxNodes)
           cur_.fail_at(expected_found("an element row 'id property_id n1 n2 ...' (3 to " + std::to_string(kMaxNodes + 2) + " numbers)",
                                       std::string_view(at, line_end(at))),
@@ -246,7 +229,7 @@ class Reader {
         vector_value(rest.substr(bracket), vals, at);
       } else {
         std::string_view w[2];
-        const std::size_t n = split(rest, w, 2);
+        const std::size_t n = io::split_words(rest, w, 2);
         all_flags = all_flags && n == 2 && (w[0] == "0" || w[0] == "1");
         numbers(rest, vals, at);
       }
@@ -319,7 +302,7 @@ class Reader {
       const std::string_view l = content(cur_.line());
       if (l.empty()) continue;
       std::string_view w[3];
-      const std::size_t n = split(l, w, 3);
+      const std::size_t n = io::split_words(l, w, 3);
       if (w[0] == "End" && n >= 2 && w[1] == "SubModelPart") return;
       if (w[0] != "Begin" || n < 2) cur_.fail_at(expected_found("'Begin <block>' or 'End SubModelPart'", l), at);
       if (w[1] == "SubModelPartNodes") ids(at, w[1], parts_[me].nodes);
@@ -338,7 +321,7 @@ class Reader {
       const std::string_view l = content(cur_.line());
       if (l.empty()) continue;
       std::string_view w[1];
-      split(l, w, 1);
+      io::split_words(l, w, 1);
       if (w[0] == "End") {
         if (depth == 0) break;
         --depth;
@@ -356,13 +339,9 @@ class Reader {
   Mesh build() {
     Mesh mesh;
     const std::size_t n = node_ids_.size();
-    mesh.points = NDArray::uninit(DType::float64, {n, 3});
-    if (n) std::memcpy(mesh.points.raw(), xyz_.data(), n * 3 * sizeof(double));
+    mesh.points = NDArray::from_vector(xyz_, {n, 3});
     LabelMap nodes;
-    const auto dup = nodes.build(node_ids_);
-    if (dup.duplicates)
-      warnings_.push_back(std::to_string(dup.duplicates) + " node id(s) are defined more than once (node " +
-                          std::to_string(dup.first_duplicate) + ", for one); elements use the last definition");
+    if (std::string note = duplicate_labels_note(nodes.build(node_ids_), "node", "elements"); !note.empty()) warnings_.push_back(note);
 
     const auto missing = [&](std::string_view, std::int64_t label, std::size_t offset) {
       cur_.fail_at("the row refers to node " + std::to_string(label) + ", which no Nodes block defines", cur_.begin() + offset);
@@ -491,8 +470,7 @@ class Reader {
 
   io::FileBytes file_;
   io::Cursor cur_;
-  const char* line_pos_ = nullptr;
-  std::size_t line_ = 1;
+  LineCounter lines_;
 
   std::vector<std::int64_t> node_ids_;
   std::vector<double> xyz_;

@@ -38,6 +38,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
+#include "core/skip_log.hpp"
 #include "formats/permas/permas_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -92,7 +93,7 @@ class Text {
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : text_(path), cur_(text_.text(), "permas", path), line_pos_(cur_.begin()) {}
+  explicit Reader(const std::string& path) : text_(path), cur_(text_.text(), "permas", path), lines_(cur_.begin()) {}
 
   Mesh read() {
     for (;;) {
@@ -132,11 +133,7 @@ class Reader {
     if (!more()) cur_.fail_expected(what);
     return cur_.real<double>(what, kReal);
   }
-  std::size_t line_at(const char* at) {
-    if (at < line_pos_) line_pos_ = cur_.begin(), line_ = 1;
-    for (; line_pos_ < at; ++line_pos_) line_ += (*line_pos_ == '\n');
-    return line_;
-  }
+  std::size_t line_at(const char* at) { return lines_.line_at(at); }
 
   // --- records ------------------------------------------------------------------------------
   // The record's words (its '&' continuation lines included, comments left out); the cursor
@@ -257,27 +254,16 @@ class Reader {
     }
   }
 
-  void skip(const std::string& what, const char* at, const char* reason) {
-    auto it = skipped_index_.find(what);
-    if (it == skipped_index_.end()) {
-      it = skipped_index_.emplace(what, skipped_.size()).first;
-      skipped_.push_back({what, reason, 0, line_at(at)});
-    }
-    ++skipped_[it->second].count;
-  }
+  void skip(const std::string& what, const char* at, const char* reason) { skipped_.add(what, line_at(at), reason); }
 
   // --- the mesh ------------------------------------------------------------------------------
   Mesh build() {
     Mesh mesh;
     const std::size_t n = node_ids_.size();
-    mesh.points = NDArray::uninit(DType::float64, {n, 3});
-    if (n) std::memcpy(mesh.points.raw(), xyz_.data(), n * 3 * sizeof(double));
+    mesh.points = NDArray::from_vector(xyz_, {n, 3});
     LabelMap nodes;
     std::vector<std::string> warnings;
-    const auto dup = nodes.build(node_ids_);
-    if (dup.duplicates)
-      warnings.push_back(std::to_string(dup.duplicates) + " node id(s) are defined more than once (node " +
-                         std::to_string(dup.first_duplicate) + ", for one); elements use the last definition");
+    if (std::string note = duplicate_labels_note(nodes.build(node_ids_), "node", "elements"); !note.empty()) warnings.push_back(note);
     const auto missing = [&](std::string_view, std::int64_t id, std::size_t offset) {
       cur_.fail_at("the element refers to node " + std::to_string(id) + ", which no $COOR record defines", cur_.begin() + offset);
     };
@@ -313,32 +299,22 @@ class Reader {
       r.canonicalize();
       mesh.regions.push_back(std::move(r));
     }
-    std::vector<std::string> out;
-    for (const Skipped& s : skipped_)
-      out.push_back("skipped " + s.what + " (" + std::to_string(s.count) + (s.count == 1 ? " time" : " times") + ", the first at line " +
-                    std::to_string(s.first_line) + "): " + s.reason);
+    std::vector<std::string> out = skipped_.messages();
     out.insert(out.end(), warnings.begin(), warnings.end());
     for (std::string& m : out) meshioplusplus::warn(std::move(m));
     return mesh;
   }
 
-  struct Skipped {
-    std::string what, reason;
-    std::size_t count = 0, first_line = 0;
-  };
-
   Text text_;
   io::Cursor cur_;
-  const char* line_pos_ = nullptr;
-  std::size_t line_ = 1;
+  LineCounter lines_;
 
   std::vector<std::int64_t> node_ids_, elem_ids_;
   std::vector<double> xyz_;
   CellCollector cells_;
   std::vector<Set> sets_;
   std::unordered_map<std::string, std::size_t> set_index_;
-  std::vector<Skipped> skipped_;
-  std::unordered_map<std::string, std::size_t> skipped_index_;
+  SkipLog skipped_;
 };
 
 }  // namespace
