@@ -133,6 +133,10 @@ def read_cases(name: str, only: str = ""):
              "dolfin-xml"),
             ("netgen", lambda: peer_file(name, "meshio.vol", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
             ("netgen .vol.gz", lambda: peer_file(name, "meshio.vol.gz", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
+            ("mdpa", lambda: peer_file(name, "meshio.mdpa", lambda m, mesh, p: m.mdpa.write(p, mesh)), "mdpa"),
+            ("permas", lambda: peer_file(name, "meshio.dato", lambda m, mesh, p: m.permas.write(p, mesh)), "permas"),
+            ("flac3d ascii", lambda: peer_file(name, "ascii.f3grid", lambda m, mesh, p: m.flac3d.write(p, volume_only(m, mesh))), "flac3d"),
+            ("flac3d binary", lambda: peer_file(name, "binary.f3grid", lambda m, mesh, p: m.flac3d.write(p, volume_only(m, mesh), binary=True)), "flac3d"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -164,6 +168,7 @@ def abaqus_subset(lib, mesh):
 
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
+WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -186,6 +191,10 @@ WRITE_CASES = [
     ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
     ("netgen", ".vol", "netgen", {}, {}),
     ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),
+    ("mdpa", ".mdpa", "mdpa", {}, {}),
+    ("permas", ".dato", "permas", {}, {}),
+    ("flac3d ascii (tetrahedra only)", ".f3grid", "flac3d", {"binary": False}, {"binary": False}),
+    ("flac3d binary (tetrahedra only)", ".f3grid", "flac3d", {"binary": True}, {"binary": True}),
 ]
 
 

@@ -55,4 +55,10 @@ std::int64_t LabelMap::find_sparse(std::int64_t label) const {
   return (i < sorted_.size() && sorted_[i].first == label) ? sorted_[i].second : -1;
 }
 
+std::string duplicate_labels_note(const LabelMap::BuildResult& r, const std::string& entity, const std::string& users) {
+  if (!r.duplicates) return {};
+  return std::to_string(r.duplicates) + " " + entity + " id(s) are defined more than once (" + entity + " " +
+         std::to_string(r.first_duplicate) + ", for one); " + users + " use the last definition";
+}
+
 }  // namespace meshioplusplus

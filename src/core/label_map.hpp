@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -85,5 +86,10 @@ class LabelMap {
   std::vector<std::int64_t> table_;                             // dense: label - min -> position
   std::vector<std::pair<std::int64_t, std::int64_t>> sorted_;  // sparse: (label, position)
 };
+
+// The warning a reader gives for labels defined more than once, or "" when none were:
+// "<n> <entity> id(s) are defined more than once (<entity> <label>, for one); <users> use
+// the last definition".
+std::string duplicate_labels_note(const LabelMap::BuildResult& r, const std::string& entity, const std::string& users);
 
 }  // namespace meshioplusplus

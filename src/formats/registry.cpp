@@ -5,13 +5,16 @@
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/dolfin/dolfin.hpp"
 #include "formats/exodus/exodus.hpp"
+#include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/mdpa/mdpa.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
 #include "formats/netgen/netgen.hpp"
 #include "formats/neuroglancer/neuroglancer.hpp"
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
+#include "formats/permas/permas.hpp"
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
@@ -47,6 +50,9 @@ const std::vector<Format>& formats() {
       dolfin_format(),
       netgen_format(),
       neuroglancer_format(),
+      mdpa_format(),
+      permas_format(),
+      flac3d_format(),
   };
   return all;
 }

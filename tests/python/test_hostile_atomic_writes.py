@@ -41,6 +41,7 @@ ENCODINGS = {
     "unv": [{}, {"group_dataset": 2477}],
     "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
 }
+ENCODINGS["flac3d"] = [{}, {"binary": True}]
 
 
 # vts, vtr and vti write only structured meshes (a logical grid of hexahedra).
@@ -185,10 +186,37 @@ def late_netgen() -> mio.Mesh:
     return m
 
 
+def late_mdpa() -> mio.Mesh:
+    # Nodes and elements are written before the sub-model parts meet a region name that is
+    # no sub-model part name (a blank).
+    m = big_mesh()
+    m.regions = [mio.Region("bad name", "cell", np.array([0]))]
+    return m
+
+
+def late_permas() -> mio.Mesh:
+    # A set name that cannot stand in a "$NSET NAME =" record (a blank).
+    m = big_mesh()
+    m.regions = [mio.Region("bad name", "point", np.array([0]))]
+    return m
+
+
+def late_flac3d() -> mio.Mesh:
+    # Gridpoints are written before the groups are numbered and meet a name longer than the
+    # binary format's 16-bit name length (and than any ZGROUP line).
+    m = big_mesh()
+    m.cells = [mio.CellBlock("tetra", np.column_stack([m.cells[0].data, m.cells[0].data[:, :1]]))]
+    m.regions = [mio.Region("x" * 70000, "cell", np.array([0]))]
+    return m
+
+
 LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": late_grid, "gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
                  "dolfin-xml": late_dolfin, "netgen": late_netgen}
+LATE_FAILURES["mdpa"] = late_mdpa
+LATE_FAILURES["permas"] = late_permas
+LATE_FAILURES["flac3d"] = late_flac3d
 
 
 def encodings(fmt):

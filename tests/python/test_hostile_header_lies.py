@@ -398,6 +398,68 @@ UNV = {
     "element node label": (lambda v: UNV_NODES + unv_elem(nodes=b"         1         2" + n(v).rjust(10)), 3),
 }
 
+# --- mdpa --------------------------------------------------------------------------------
+# MDPA declares no counts; a file can lie with the size of its ids (sparse: they may read, in
+# memory proportional to the rows), references to nodes it lacks, and a vector's "[k]".
+MDPA_NODES = b"Begin Nodes\n1 0 0 0\n2 1 0 0\n3 0 1 0\nEnd Nodes\n"
+MDPA = {
+    "sparse node id": (lambda v: MDPA_NODES.replace(b"3 0 1 0", n(v) + b" 0 1 0")
+                       + b"Begin Elements Element2D3N\n1 0 1 2 " + n(v) + b"\nEnd Elements\n", 3),
+    "element node id": (lambda v: MDPA_NODES + b"Begin Elements Element2D3N\n1 0 1 2 " + n(v) + b"\nEnd Elements\n", 3),
+    "sparse element and property ids": (lambda v: MDPA_NODES + b"Begin Elements Element2D3N\n" + n(v) + b" " + n(v)
+                                        + b" 1 2 3\nEnd Elements\nBegin SubModelPart p\nBegin SubModelPartElements\n" + n(v)
+                                        + b"\nEnd SubModelPartElements\nEnd SubModelPart\n", 1),
+    "vector value size": (lambda v: MDPA_NODES + b"Begin NodalData V\n1 0 [" + n(v) + b"](1,2,3)\nEnd NodalData\n", 3),
+}
+
+# --- permas ------------------------------------------------------------------------------
+# A PERMAS deck declares no counts; it can lie with the size of its ids and, gzipped, with the
+# inflated size its trailer declares (ISIZE, modulo 2^32).
+PERMAS_COOR = b"$COOR\n1 0 0 0\n2 1 0 0\n3 0 1 0\n"
+
+
+def permas_gzip_isize(v):
+    import gzip
+
+    packed = bytearray(gzip.compress(PERMAS_COOR + b"$ELEMENT TYPE = TRIA3\n1 1 2 3\n$FIN\n", mtime=0))
+    packed[-4:] = struct.pack("<I", v % 2**32)
+    return bytes(packed)
+
+
+PERMAS = {
+    "sparse node id": (lambda v: PERMAS_COOR + n(v) + b" 0 0 1\n$ELEMENT TYPE = TRIA3\n1 1 2 " + n(v) + b"\n", 3),
+    "element node id": (lambda v: PERMAS_COOR + b"$ELEMENT TYPE = TRIA3\n1 1 2 " + n(v) + b"\n", 3),
+    "sparse element id in a set": (lambda v: PERMAS_COOR + b"$ELEMENT TYPE = TRIA3 ESET = A\n" + n(v) + b" 1 2 3\n$ESET NAME = B\n"
+                                   + n(v) + b"\n", 1),
+    "gzip ISIZE": (permas_gzip_isize, len(PERMAS_COOR) + 35),
+}
+
+# --- flac3d ------------------------------------------------------------------------------
+# Binary counts: gridpoints, zones, a zone's gridpoints, groups, a group's name length and
+# members; ASCII ids may be sparse.
+f3u32 = lambda *v: struct.pack(f"<{len(v)}I", *v)  # noqa: E731
+F3_GPS = b"".join(f3u32(k + 1) + f64(*p) for k, p in enumerate([(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]))
+F3_ZONE = f3u32(1, 4, 1, 2, 3, 4)
+
+
+def f3(gps=4, zones=1, zone=F3_ZONE, groups=1, name=3, members=1):
+    c = lambda v: min(v, 2**32 - 1)  # noqa: E731 - a lie past 32 bits is the largest count
+    group = struct.pack("<H", name) + b"abc" + struct.pack("<H", 1) + b"1" + f3u32(c(members)) + f3u32(1)
+    return f3u32(1375135718, 3, c(gps)) + F3_GPS + f3u32(c(zones)) + zone + f3u32(c(groups)) + group + f3u32(0, 0)
+
+
+FLAC3D = {
+    "binary gridpoint count": (lambda v: f3(gps=v), 4),
+    "binary zone count": (lambda v: f3(zones=v), 1),
+    "binary zone gridpoint count": (lambda v: f3(zone=f3u32(1, min(v, 2**32 - 1), 1, 2, 3, 4)), 4),
+    "binary group count": (lambda v: f3(groups=v), 1),
+    "binary group name length": (lambda v: f3(name=v if v < 2**16 else 2**16 - 1), 3),
+    "binary group member count": (lambda v: f3(members=v), 1),
+    "sparse gridpoint id": (lambda v: b"G 1 0 0 0\nG 2 1 0 0\nG 3 0 1 0\nG " + n(v) + b" 0 0 1\nZ T4 1 1 2 3 " + n(v) + b"\n", 4),
+    "sparse zone id in a group": (lambda v: b"G 1 0 0 0\nG 2 1 0 0\nG 3 0 1 0\nG 4 0 0 1\nZ T4 " + n(v) + b" 1 2 3 4\n"
+                                  + b"ZGROUP \"g\" SLOT 1\n " + n(v) + b"\n", 1),
+}
+
 # --- exodus ---------------------------------------------------------------------------
 # A small Exodus II file in netCDF's CDF5 flavour (64-bit dimension lengths, so every lie
 # fits), made once by netCDF4-python; each case rewrites one big-endian dimension length
@@ -504,6 +566,9 @@ NEUROGLANCER = {
 
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
+CASES["mdpa"] = MDPA
+CASES["permas"] = PERMAS
+CASES["flac3d"] = FLAC3D
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

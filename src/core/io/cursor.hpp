@@ -129,6 +129,24 @@ inline std::string_view next_field(std::string_view& rest, char sep = ',') {
   return f;
 }
 
+// Splits `line` into words at blanks (with `commas`, at commas too: the Itasca grid format's
+// optional separators), keeping at most `max` of them in `out`; returns how many words the
+// line holds, which may be more than `max`. Nothing is allocated.
+inline std::size_t split_words(std::string_view line, std::string_view* out, std::size_t max, bool commas = false) {
+  std::size_t n = 0, i = 0;
+  const auto sep = [commas](char c) { return is_space(c) || (commas && c == ','); };
+  while (i < line.size()) {
+    while (i < line.size() && sep(line[i])) ++i;
+    const std::size_t b = i;
+    while (i < line.size() && !sep(line[i])) ++i;
+    if (i > b) {
+      if (n < max) out[n] = line.substr(b, i - b);
+      ++n;
+    }
+  }
+  return n;
+}
+
 // The whole of `field` as a number (parse_number, then nothing may follow).
 template <class T> bool parse_field(std::string_view field, T& out) {
   const char* end = field.data() + field.size();
@@ -222,15 +240,8 @@ class Cursor {
   // The words of the rest of the current line (at most `max` kept), moving past the line;
   // returns how many were kept. Nothing is allocated.
   std::size_t words(std::string_view* out, std::size_t max) {
-    std::string_view l = line();
-    std::size_t n = 0, i = 0;
-    while (i < l.size()) {
-      while (i < l.size() && is_space(l[i])) ++i;
-      const std::size_t b = i;
-      while (i < l.size() && !is_space(l[i])) ++i;
-      if (i > b && n < max) out[n++] = l.substr(b, i - b);
-    }
-    return n;
+    const std::size_t n = split_words(line(), out, max);
+    return n < max ? n : max;
   }
   bool starts_with(std::string_view s) const { return left() >= s.size() && std::memcmp(p_, s.data(), s.size()) == 0; }
   // The next line that is not blank, trimmed of surrounding whitespace.

@@ -1,0 +1,132 @@
+"""FLAC3D grid: checked against meshio both ways, ASCII and binary (meshio reads our files as
+it reads its own, we read its files as it does; its binary file and ours are byte-identical),
+on meshes gmsh makes at test time from the .geo files in tests/data/gmsh/ (tetrahedra;
+wedges and hexahedra), plus faces and face groups (meshio reads them; its writer cannot
+write them) and the hand-made fixtures of tests/data/flac3d/.
+
+meshio 5.0 keeps a group's members as global cell indices inside each block's array; we
+hold them block-local, as every other format does (docs/formats/flac3d.md): the comparisons
+below turn meshio's into global indices.
+"""
+from __future__ import annotations
+
+import subprocess
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import helpers
+import meshioplusplus as mio
+
+meshio = pytest.importorskip("meshio", reason="python3-meshio (Debian) is the peer of these tests")
+
+GEO = Path(__file__).resolve().parents[1] / "data" / "gmsh"
+DATA = Path(__file__).resolve().parents[1] / "data" / "flac3d"
+SOURCES = {"box3d": ("box3d.geo", ["-3"]), "extruded": ("extruded.geo", ["-3"])}
+ZONES = {"tetra", "pyramid", "wedge", "hexahedron"}
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    d = tmp_path_factory.mktemp("flac3d_gmsh")
+    out = {}
+    for name, (geo, args) in SOURCES.items():
+        msh = d / f"{name}.msh"
+        subprocess.run(["gmsh", *args, str(GEO / geo), "-o", str(msh), "-format", "msh41"], check=True, capture_output=True)
+        out[name] = msh
+    return out
+
+
+def quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def zones_with_sets(lib, msh):
+    """The gmsh mesh's volume cells, with two cell sets (meshio's writer takes zones only)."""
+    m = quiet(meshio.read, msh)
+    cells = [(c.type, c.data) for c in m.cells if c.type in ZONES]
+    sets = {"even": [np.arange(0, len(d), 2) for _, d in cells], "first": [np.arange(min(3, len(d))) for _, d in cells]}
+    return lib.Mesh(m.points, cells, cell_sets=sets)
+
+
+@helpers.needs_gmsh_program
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_meshio_reads_ours_and_we_read_meshios(made, tmp_path, name, binary):
+    quiet(meshio.write, tmp_path / "theirs.f3grid", zones_with_sets(meshio, made[name]), binary=binary)
+    mio.write(tmp_path / "ours.f3grid", zones_with_sets(mio, made[name]), binary=binary)
+    if binary:
+        assert (tmp_path / "ours.f3grid").read_bytes() == (tmp_path / "theirs.f3grid").read_bytes()
+    reference = quiet(meshio.read, tmp_path / "theirs.f3grid")
+    for back, ours in ((quiet(meshio.read, tmp_path / "ours.f3grid"), False), (mio.read(tmp_path / "theirs.f3grid"), True)):
+        np.testing.assert_array_equal(back.points, reference.points)
+        assert [c.type for c in back.cells] == [c.type for c in reference.cells]
+        for a, b in zip(back.cells, reference.cells):
+            np.testing.assert_array_equal(a.data, b.data)
+        for a, b in zip(back.cell_data["cell_ids"], reference.cell_data["cell_ids"]):
+            np.testing.assert_array_equal(a, b)
+        assert list(back.cell_sets) == list(reference.cell_sets) == (["zone:even:Default", "zone:first:Default"] if binary
+                                                                      else ["zone:even:1", "zone:first:1"])
+        bases = np.cumsum([0] + [len(c.data) for c in back.cells])
+        for key in reference.cell_sets:
+            got = [np.asarray(v) + (bases[i] if ours else 0) for i, v in enumerate(back.cell_sets[key])]
+            for x, y in zip(got, reference.cell_sets[key]):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_faces_and_face_groups_meshio_reads(tmp_path):
+    points = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], dtype=float)
+    mesh = mio.Mesh(points, [("tetra", [[0, 1, 2, 3]]), ("triangle", [[0, 1, 2], [0, 1, 3]]), ("quad", [[0, 1, 4, 2]])],
+                    cell_sets={"bc": [np.array([], int), np.array([1]), np.array([0])], "vol": [np.array([0]), np.array([], int), np.array([], int)]})
+    for binary in (False, True):
+        mio.write(tmp_path / "f.f3grid", mesh, binary=binary)
+        theirs = quiet(meshio.read, tmp_path / "f.f3grid")
+        ours = mio.read(tmp_path / "f.f3grid")
+        slot = "Default" if binary else "1"
+        for m in (theirs, ours):
+            assert [c.type for c in m.cells] == ["triangle", "quad", "tetra"]  # faces first
+            assert [c.data.tolist() for c in m.cells] == [[[0, 1, 2], [0, 1, 3]], [[0, 1, 4, 2]], [[0, 1, 2, 3]]]
+            assert sorted(m.cell_sets) == [f"face:bc:{slot}", f"zone:vol:{slot}"]
+        assert [v.tolist() for v in ours.cell_sets[f"face:bc:{slot}"]] == [[1], [0], []]
+        assert [v.tolist() for v in theirs.cell_sets[f"face:bc:{slot}"]] == [[1], [2], []]  # meshio: global indices
+        assert [v.tolist() for v in ours.cell_sets[f"zone:vol:{slot}"]] == [[], [], [0]]
+
+
+def test_zones_are_written_right_handed(tmp_path):
+    """A mirrored tetrahedron is written in the mirrored FLAC3D order, as meshio writes it."""
+    points = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)
+    for row in ([0, 1, 2, 3], [0, 2, 1, 3]):
+        mio.write(tmp_path / "o.f3grid", mio.Mesh(points, [("tetra", [row])]))
+        quiet(meshio.write, tmp_path / "t.f3grid", meshio.Mesh(points, [("tetra", [row])]))
+        z = lambda p: [line for line in p.read_text().splitlines() if line.startswith("Z ")]  # noqa: E731
+        assert z(tmp_path / "o.f3grid") == z(tmp_path / "t.f3grid") == ["Z T4 1 1 2 3 4"]
+
+
+def test_fixtures():
+    with pytest.warns(UserWarning, match="record GPGROUP"):
+        m = mio.read(DATA / "face_groups.f3grid")
+    assert [c.type for c in m.cells] == ["triangle", "quad", "hexahedron", "wedge", "tetra", "pyramid", "hexahedron"]
+    assert list(m.cell_sets) == ["face:top:bc", "zone:rock:1", "zone:soil layer:Default"]
+    b = mio.read(DATA / "binary_with_faces.f3grid")
+    theirs = meshio.read(DATA / "binary_with_faces.f3grid")
+    assert [c.type for c in b.cells] == [c.type for c in theirs.cells]
+    for x, y in zip(b.cells, theirs.cells):
+        np.testing.assert_array_equal(x.data, y.data)
+
+
+def test_writer_refuses_what_flac3d_cannot_hold(tmp_path):
+    with pytest.raises(mio.WriteError, match="'tetra10'"):
+        mio.write(tmp_path / "x.f3grid", mio.Mesh(np.random.rand(10, 3), [("tetra10", [list(range(10))])]))
+    with pytest.raises(mio.WriteError, match="'line'"):
+        mio.write(tmp_path / "x.f3grid", mio.Mesh(np.random.rand(2, 3), [("line", [[0, 1]])]))
+
+
+def test_errors_name_file_and_line(tmp_path):
+    bad = tmp_path / "bad.f3grid"
+    bad.write_text("G 1 0 0 0\nG 2 0 zero 0\n")
+    with pytest.raises(mio.ReadError, match=r"bad\.f3grid: line 2 .*expected a coordinate, found 'zero'"):
+        mio.read(bad)
