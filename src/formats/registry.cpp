@@ -12,6 +12,7 @@
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
+#include "formats/tetgen/tetgen.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      tetgen_format(),
   };
   return all;
 }
