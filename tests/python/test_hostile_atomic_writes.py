@@ -139,9 +139,18 @@ def late_exodus() -> mio.Mesh:
     return m
 
 
+def late_tetgen() -> mio.Mesh:
+    # A cell data name with a line break, met in the .ele's comment after the .node is written.
+    m = big_mesh()
+    m.cells = [mio.CellBlock("tetra", np.array([[0, 1, 2, 3]]))]
+    m.cell_data = {"bad\nname": [np.array([1])]}
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
-                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
+                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
+                 "tetgen": late_tetgen}
 
 
 def encodings(fmt):

@@ -427,7 +427,14 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+# --- tetgen -----------------------------------------------------------------------------
+# A .node read alone (points only): the point count and the attribute count of its header.
+TETGEN = {
+    ".node point count": (lambda v: b"# points\n" + n(v) + b" 3 0 1\n1 0 0 0 5\n2 1 0 0 5\n3 0 1 0 5\n", 3),
+    ".node attribute count": (lambda v: b"3 3 " + n(v) + b" 0\n1 0 0 0 0.5\n2 1 0 0 0.5\n3 0 1 0 0.5\n", 1),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "tetgen": TETGEN}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

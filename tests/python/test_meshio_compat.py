@@ -37,7 +37,7 @@ import meshioplusplus as mio
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
     "ansys", "avsucd", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
-    "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
+    "permas", "svg", "tecplot", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
 
@@ -470,6 +470,9 @@ FORMAT_HOLDS = {
     "stl": Holds({"triangle"}, point_data=(), cell_data=()),
     # SU2 markers are sets of boundary faces only (docs/formats/su2.md): no set of its cells.
     "su2": Holds(LINEAR - {"line"}, point_data=(), cell_data=()),
+    # TetGen: tetrahedra (+ boundary triangles and edges in .face / .edge); point data of one
+    # value per point are attributes, but come back named tetgen:attr<k> (as in meshio).
+    "tetgen": Holds({"tetra", "tetra10", "triangle", "triangle6", "line", "line3"}, point_data=(), cell_data=()),
     "vtk": Holds(),
     "vtu": Holds(),
 }

@@ -20,6 +20,6 @@ std::string ref_name(std::size_t k) { return k == 0 ? "tetgen:ref" : "tetgen:ref
 
 }  // namespace tetgen
 
-Format tetgen_format() { return Format{"tetgen", {".ele", ".node"}, &tetgen::read_tetgen, &tetgen::write_tetgen}; }
+Format tetgen_format() { return Format{"tetgen", {".node", ".ele"}, &tetgen::read_tetgen, &tetgen::write_tetgen}; }
 
 }  // namespace meshioplusplus

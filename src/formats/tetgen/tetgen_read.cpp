@@ -15,10 +15,10 @@
 //
 // A face or edge has 6 or 3 nodes when the elements have 10 (tetgen -o2); the adjacent
 // elements that tetgen -nn / -ee appends are recognised by the column count of the first
-// record and skipped. Reading either x.node or x.ele reads the set; x.node alone is a point
-// cloud. Point attributes are point data tetgen:attr1, 2, ... (float64), point markers
-// tetgen:ref, tetgen:ref2, ... (int64), region attributes cell data tetgen:ref, ref2, ...
-// (int64 when every value is a whole number, else float64), face and edge markers cell data
+// record and skipped; a .face or .edge of no records adds no block. Reading either x.node
+// or x.ele reads the set; x.node alone is a point cloud. Point attributes are point data tetgen:attr1, 2, ... (float64), point markers
+// tetgen:ref, tetgen:ref2, ..., region attributes cell data tetgen:ref, ref2, ... (markers
+// and region attributes are int64 when every value is a whole number, else float64), face and edge markers cell data
 // tetgen:ref of their blocks; a block without a value of some name gets zeros, as meshio's
 // UGRID reader fills volumes. Integer tetgen:ref values make cell regions
 // "tetgen_ref_<dim>_<value>" (add_ref_regions).
@@ -51,7 +51,7 @@ class Table {
   // The header line's numbers (at least `min`, at most `max`); the rest keep their defaults.
   void header(std::uint64_t* out, std::size_t min, std::size_t max, std::string_view what) {
     skip();
-    const char* at = cur_.ptr();
+    const char* at = header_at_ = cur_.ptr();
     std::string_view line = cur_.line();
     line = line.substr(0, line.find('#'));
     std::string_view words[8];
@@ -102,11 +102,26 @@ class Table {
     if (!cur_.at_end()) cur_.fail_expected("the end of the file after the " + std::string(what));
   }
   io::Cursor& cursor() { return cur_; }
+  // A header value that is out of range: the error points at the header line.
+  [[noreturn]] void bad_header(std::string_view what) const { cur_.fail_at(what, header_at_); }
 
  private:
+  const char* header_at_ = nullptr;
   io::FileBytes file_;
   io::Cursor cur_;
 };
+
+// Markers and region attributes: int64 when every value is a whole number in range (TetGen
+// writes integers; meshio writes its float markers as "2.0"), else float64.
+NDArray whole_or_real(std::vector<double>&& v) {
+  bool whole = true;
+  for (double x : v) whole = whole && x == std::floor(x) && std::fabs(x) < 9.0e18;
+  if (!whole) return NDArray::from_vector(v);
+  NDArray out = NDArray::uninit(DType::int64, {v.size()});
+  std::int64_t* p = out.data<std::int64_t>();
+  for (std::size_t i = 0; i < v.size(); ++i) p[i] = static_cast<std::int64_t>(v[i]);
+  return out;
+}
 
 struct Points {
   NDArray xyz;
@@ -119,14 +134,14 @@ Points read_node(const std::string& path) {
   std::uint64_t h[4] = {0, 3, 0, 0};
   t.header(h, 1, 4, "a .node header: <#points> [<dimension> <#attributes> <#markers>]");
   io::Cursor& cur = t.cursor();
-  if (h[1] != 3) cur.fail("the dimension is " + std::to_string(h[1]) + ": expected 3 (meshio++ reads 3-D points)");
-  if (h[2] > kMaxColumns || h[3] > kMaxColumns) cur.fail("expected at most " + std::to_string(kMaxColumns) + " attributes and markers");
+  if (h[1] != 3) t.bad_header("the dimension is " + std::to_string(h[1]) + ": expected 3 (meshio++ reads 3-D points)");
+  if (h[2] > kMaxColumns || h[3] > kMaxColumns) t.bad_header("expected at most " + std::to_string(kMaxColumns) + " attributes and markers");
   const std::size_t n = h[0], na = h[2], nm = h[3];
   t.need(n, 4 + na + nm, "points");
   Points out;
   out.xyz = NDArray::uninit(DType::float64, {n, 3});
   for (std::size_t k = 0; k < na; ++k) out.attrs.push_back(NDArray::uninit(DType::float64, {n}));
-  for (std::size_t k = 0; k < nm; ++k) out.markers.push_back(NDArray::uninit(DType::int64, {n}));
+  std::vector<std::vector<double>> markers(nm, std::vector<double>(n));
   double* xyz = out.xyz.data<double>();
   for (std::size_t i = 0; i < n; ++i) {
     t.skip();
@@ -139,21 +154,10 @@ Points read_node(const std::string& path) {
                   at);
     for (int c = 0; c < 3; ++c) xyz[3 * i + c] = t.number<double>("a coordinate");
     for (std::size_t k = 0; k < na; ++k) out.attrs[k].data<double>()[i] = t.number<double>("a point attribute");
-    for (std::size_t k = 0; k < nm; ++k) out.markers[k].data<std::int64_t>()[i] = t.number<std::int64_t>("a boundary marker");
+    for (std::size_t k = 0; k < nm; ++k) markers[k][i] = t.number<double>("a boundary marker");
   }
   t.finish("points");
-  return out;
-}
-
-// Region attributes as int64 when every one is a whole number in range (meshio's dtype),
-// else float64.
-NDArray attribute_array(std::vector<double>&& v) {
-  bool whole = true;
-  for (double x : v) whole = whole && x == std::floor(x) && std::fabs(x) < 9.0e18;
-  if (!whole) return NDArray::from_vector(v);
-  NDArray out = NDArray::uninit(DType::int64, {v.size()});
-  std::int64_t* p = out.data<std::int64_t>();
-  for (std::size_t i = 0; i < v.size(); ++i) p[i] = static_cast<std::int64_t>(v[i]);
+  for (auto& v : markers) out.markers.push_back(whole_or_real(std::move(v)));
   return out;
 }
 
@@ -166,9 +170,8 @@ Block read_ele(const std::string& path, const Points& pts) {
   Table t(path);
   std::uint64_t h[3] = {0, 4, 0};
   t.header(h, 1, 3, "an .ele header: <#tetrahedra> [<nodes per tetrahedron> <#region attributes>]");
-  io::Cursor& cur = t.cursor();
-  if (h[1] != 4 && h[1] != 10) cur.fail("expected 4 or 10 nodes per tetrahedron, found " + std::to_string(h[1]));
-  if (h[2] > kMaxColumns) cur.fail("expected at most " + std::to_string(kMaxColumns) + " region attributes");
+  if (h[1] != 4 && h[1] != 10) t.bad_header("expected 4 or 10 nodes per tetrahedron, found " + std::to_string(h[1]));
+  if (h[2] > kMaxColumns) t.bad_header("expected at most " + std::to_string(kMaxColumns) + " region attributes");
   const std::size_t m = h[0], k = h[1], na = h[2];
   const std::size_t n = pts.xyz.dim(0);
   t.need(m, 1 + k + na, "tetrahedra");
@@ -184,7 +187,7 @@ Block read_ele(const std::string& path, const Points& pts) {
   }
   t.finish("tetrahedra");
   Block b{CellBlock::rectangular(k == 10 ? "tetra10" : "tetra", std::move(conn)), {}};
-  for (auto& a : attrs) b.refs.push_back(attribute_array(std::move(a)));
+  for (auto& a : attrs) b.refs.push_back(whole_or_real(std::move(a)));
   return b;
 }
 
@@ -196,7 +199,7 @@ Block read_boundary(const std::string& path, const Points& pts, bool face, bool 
   const char* what = face ? "face" : "edge";
   t.header(h, 1, 2, face ? "a .face header: <#faces> [<boundary marker 0 or 1>]" : "an .edge header: <#edges> [<boundary marker 0 or 1>]");
   io::Cursor& cur = t.cursor();
-  if (h[1] > 1) cur.fail(std::string("the ") + what + " boundary marker flag is " + std::to_string(h[1]) + ": expected 0 or 1");
+  if (h[1] > 1) t.bad_header(std::string("the ") + what + " boundary marker flag is " + std::to_string(h[1]) + ": expected 0 or 1");
   const std::size_t m = h[0], nm = h[1];
   const std::size_t k = face ? (second_order ? 6 : 3) : (second_order ? 3 : 2);
   const std::size_t adjacent = face ? 2 : 1;  // columns tetgen -nn / -ee appends
@@ -249,8 +252,13 @@ Mesh read_tetgen(const std::string& path, const Options& options) {
     blocks.push_back(read_ele(base + ".ele", pts));
     second_order = blocks.back().cells.type == "tetra10";
   }
-  if (exists(base + ".face")) blocks.push_back(read_boundary(base + ".face", pts, true, second_order));
-  if (exists(base + ".edge")) blocks.push_back(read_boundary(base + ".edge", pts, false, second_order));
+  // A .face or .edge of no records adds no block (the writer always writes both).
+  for (const bool face : {true, false}) {
+    const std::string side = base + (face ? ".face" : ".edge");
+    if (!exists(side)) continue;
+    Block b = read_boundary(side, pts, face, second_order);
+    if (b.cells.size() > 0) blocks.push_back(std::move(b));
+  }
 
   Mesh m;
   m.points = std::move(pts.xyz);

@@ -10,9 +10,11 @@
 // .ele (meshio writes a header per block), the .ele is written even without tetrahedra (so
 // x.ele reads back), triangles (triangle6 beside tetra10) go to .face and lines (line3) to
 // .edge with their tetgen:ref markers. Other cells and point data of several components are
-// left out with a warning. The files are written side by side and committed together: a
-// failure leaves every existing file untouched. An existing .face or .edge is left alone
-// when the mesh has no such cells.
+// left out with a warning. All four files are always written (a .face or .edge of no
+// records when the mesh has none, which the reader takes as no block), so no file of an
+// earlier mesh of the same name is left to be read with this one. They are written side by
+// side and committed together: a failure before the commits leaves every existing file
+// untouched.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -61,7 +63,20 @@ std::vector<std::string> cell_columns(const Mesh& mesh, const Group& g, bool int
 
 void comment(io::TextWriter& w) { w.str("# written by meshio++ ").str(version()).ch('\n'); }
 
-void write_node(io::TextWriter& w, const Mesh& mesh, const NDArray& pts, const io::FloatFormat& ff) {
+// "# <what>: name name ..." (as meshio writes them; the reader names the columns as meshio
+// does). A name holding a line break would end the comment and corrupt the records after it.
+void names_comment(io::TextWriter& w, const std::string& path, std::string_view what, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  w.str("# ").str(what).ch(':');
+  for (const auto& s : names) {
+    if (s.find_first_of("\r\n") != std::string::npos)
+      throw write_error("tetgen", path, "the data name '" + s + "' holds a line break, which a TetGen comment line cannot hold");
+    w.ch(' ').str(s);
+  }
+  w.ch('\n');
+}
+
+void write_node(io::TextWriter& w, const std::string& path, const Mesh& mesh, const NDArray& pts, const io::FloatFormat& ff) {
   const std::size_t n = mesh.num_points();
   std::vector<const NDArray*> attrs;
   const NDArray* marker = nullptr;
@@ -80,11 +95,7 @@ void write_node(io::TextWriter& w, const Mesh& mesh, const NDArray& pts, const i
     }
   }
   comment(w);
-  if (!attrs.empty()) {
-    w.str("# attribute names:");
-    for (const auto& s : names) w.ch(' ').str(s);
-    w.ch('\n');
-  }
+  names_comment(w, path, "attribute names", names);
   w.integer(n).str(" 3 ").integer(attrs.size()).ch(' ').integer(marker ? 1 : 0).ch('\n');
   const double* x = pts.data<double>();
   for (std::size_t i = 0; i < n; ++i) {
@@ -141,8 +152,16 @@ void write_tetgen(const std::string& path, const Mesh& mesh, const Options& opti
       volume.type = b.type;
       break;
     }
-  const bool second = volume.type == "tetra10";
-  if (volume.type.empty()) volume.type = "tetra";
+  // Without tetrahedra, the first face or edge block decides (the .ele header, of no
+  // records, still says 4 or 10 nodes, which sets the order of the .face and .edge read).
+  bool second = volume.type == "tetra10";
+  if (volume.type.empty())
+    for (const auto& b : mesh.cells)
+      if (!b.ragged && (b.type == "triangle" || b.type == "line" || b.type == "triangle6" || b.type == "line3")) {
+        second = b.type == "triangle6" || b.type == "line3";
+        break;
+      }
+  if (volume.type.empty()) volume.type = second ? "tetra10" : "tetra";
   faces.type = second ? "triangle6" : "triangle";
   edges.type = second ? "line3" : "line";
   for (std::size_t i = 0; i < mesh.cells.size(); ++i) {
@@ -165,24 +184,19 @@ void write_tetgen(const std::string& path, const Mesh& mesh, const Options& opti
   };
   {
     io::TextWriter w(open(".node"));
-    write_node(w, mesh, pts, ff);
+    write_node(w, path, mesh, pts, ff);
     w.flush();
   }
   {
     io::TextWriter w(open(".ele"));
     const std::vector<std::string> columns = cell_columns(mesh, volume, false);
     comment(w);
-    if (!columns.empty()) {
-      w.str("# attribute names:");
-      for (const auto& s : columns) w.ch(' ').str(s);
-      w.ch('\n');
-    }
+    names_comment(w, path, "attribute names", columns);
     w.integer(volume.rows).ch(' ').integer(second ? 10 : 4).ch(' ').integer(columns.size()).ch('\n');
     write_rows(w, mesh, volume, columns, ff);
     w.flush();
   }
   for (Group* g : {&faces, &edges}) {
-    if (g->blocks.empty()) continue;
     std::vector<std::string> markers = cell_columns(mesh, *g, true);
     markers.resize(std::min<std::size_t>(markers.size(), 1));
     io::TextWriter w(open(g == &faces ? ".face" : ".edge"));
