@@ -13,6 +13,7 @@
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
 #include "formats/tetgen/tetgen.hpp"
+#include "formats/ugrid/ugrid.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -35,6 +36,7 @@ const std::vector<Format>& formats() {
       nastran_format(),
       unv_format(),
       tetgen_format(),
+      ugrid_format(),
   };
   return all;
 }

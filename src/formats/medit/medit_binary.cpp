@@ -69,13 +69,6 @@ std::uint64_t decode_elements(const char* src, std::size_t r0, std::size_t r1, s
   return top;
 }
 
-// Runs f(r0, r1) over [0, n) in a few contiguous chunks on up to `threads` threads.
-template <class F> void chunked(std::size_t n, unsigned threads, F&& f) {
-  constexpr std::size_t kRowsPerThread = 1 << 16;
-  const std::size_t chunks = std::min<std::size_t>({threads == 0 ? 1 : threads, 16, n / kRowsPerThread + 1});
-  parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) { f(n * j / chunks, n * (j + 1) / chunks); });
-}
-
 class Reader {
  public:
   Reader(const std::string& path, std::string_view bytes, unsigned threads) : cur_(bytes, "medit", path), bytes_(bytes), path_(path), threads_(threads) {}
@@ -139,7 +132,7 @@ class Reader {
       using I = decltype(i);
       F* xyz = out_.points.data<F>();
       I* refs = out_.point_refs.data<I>();
-      chunked(n, threads_, [&](std::size_t r0, std::size_t r1) {
+      parallel_ranges(n, threads_, [&](std::size_t r0, std::size_t r1) {
         if (swap_) decode_vertices<F, I, true>(src, r0, r1, d, xyz, refs);
         else decode_vertices<F, I, false>(src, r0, r1, d, xyz, refs);
       });
@@ -164,7 +157,7 @@ class Reader {
       I* refs = b.refs.data<I>();
       std::vector<std::uint64_t> tops(64, 0);
       std::atomic<std::size_t> slot{0};
-      chunked(m, threads_, [&](std::size_t r0, std::size_t r1) {
+      parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
         const std::uint64_t top = swap_ ? decode_elements<I, true>(src, r0, r1, k, conn, refs)
                                         : decode_elements<I, false>(src, r0, r1, k, conn, refs);
         tops[slot++] = top;
