@@ -50,7 +50,7 @@ mpp::Mesh all_types() {
 }  // namespace
 
 TEST(UgridRead, FixturesOfThreeVariants) {
-  for (const char* name : {"cube_pyramid.ugrid", "big-endian-with-record-markers.r8.ugrid", "little-endian-single.lb4.ugrid"}) {
+  for (const char* name : {"ascii_cube_pyramid.ugrid", "big-endian-with-record-markers.r8.ugrid", "little-endian-single.lb4.ugrid"}) {
     SCOPED_TRACE(name);
     const auto m = mpp::read(data_path("ugrid", name));
     expect_fixture_mesh(m);
@@ -103,7 +103,7 @@ TEST(UgridRoundTrip, PyramidFileOrderAndFortranMarkers) {
 }
 
 TEST(UgridRead, ErrorsNameTheFileAndWhere) {
-  const std::string ascii = slurp(data_path("ugrid", "cube_pyramid.ugrid"));
+  const std::string ascii = slurp(data_path("ugrid", "ascii_cube_pyramid.ugrid"));
   expect_read_error(outcome_of_string(replaced(ascii, "6 7 9", "6 7 10"), "ugrid", "e1.ugrid"), "e1.ugrid: line 12",
                     "triangle 2 lists node 10, outside 1..9");
   expect_read_error(outcome_of_string(replaced(ascii, "9 2 1 0 1 0 1", "9 2 1 0 1 0 x"), "ugrid", "e2.ugrid"), "line 1",
@@ -133,7 +133,7 @@ TEST(UgridRead, WrongFramingCountsAreReadWithAWarning) {
 }
 
 TEST(UgridRead, EveryTruncationOrCorruptionIsAMeshOrAReadError) {
-  const auto a = sweep(slurp(data_path("ugrid", "cube_pyramid.ugrid")), "ugrid", "s.ugrid", Sweep::set_each(1, 1, {'0', '9', ' ', 'x', '-'}).validating());
+  const auto a = sweep(slurp(data_path("ugrid", "ascii_cube_pyramid.ugrid")), "ugrid", "s.ugrid", Sweep::set_each(1, 1, {'0', '9', ' ', 'x', '-'}).validating());
   const auto b = sweep(slurp(data_path("ugrid", "big-endian-with-record-markers.r8.ugrid")), "ugrid", "s.r8.ugrid",
                        Sweep::xor_each(1, 1, {0x01, 0x80, 0xff}).validating());
   EXPECT_GT(a.meshes, 0u);

@@ -147,10 +147,17 @@ def late_tetgen() -> mio.Mesh:
     return m
 
 
+def late_ugrid() -> mio.Mesh:
+    # A surface ID that a 32-bit integer cannot hold: met after the coordinates and faces.
+    m = big_mesh()
+    m.cell_data = {"ugrid:ref": [np.full(len(m.cells[0]), 2**40, dtype=np.int64)]}
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
-                 "tetgen": late_tetgen}
+                 "tetgen": late_tetgen, "ugrid": late_ugrid}
 
 
 def encodings(fmt):

@@ -434,7 +434,16 @@ TETGEN = {
     ".node attribute count": (lambda v: b"3 3 " + n(v) + b" 0\n1 0 0 0 0.5\n2 1 0 0 0.5\n3 0 1 0 0.5\n", 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "tetgen": TETGEN}
+# --- ugrid ------------------------------------------------------------------------------
+# ASCII (x.ugrid): the node, triangle and hexahedron counts of the header.
+UGRID_PTS = b"0 0 0\n1 0 0\n0 1 0\n"
+UGRID = {
+    "node count": (lambda v: n(v) + b" 1 0 0 0 0 0\n" + UGRID_PTS + b"1 2 3\n7\n", 3),
+    "triangle count": (lambda v: b"3 " + n(v) + b" 0 0 0 0 0\n" + UGRID_PTS + b"1 2 3\n7\n", 1),
+    "hexahedron count": (lambda v: b"3 1 0 0 0 0 " + n(v) + b"\n" + UGRID_PTS + b"1 2 3\n7\n" + b"1 2 3 1 2 3 1 2\n" * min(v, 1), 0),
+}
+
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "tetgen": TETGEN, "ugrid": UGRID}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

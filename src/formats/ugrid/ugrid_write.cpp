@@ -8,7 +8,8 @@
 // wrong ones); a second record of 2 GiB or more is a WriteError (an int32 marker cannot
 // hold it: use a C-stream variant). Surface IDs: cell data ugrid:ref when it is integer
 // data of one value per cell, else the first such integer cell data in name order, else 1.
-// All blocks of one type are written together (meshio refuses a second block of a type);
+// A surface ID outside int32 for a 32-bit variant is a WriteError (the file is left as it
+// was). All blocks of one type are written together (meshio refuses a second block of a type);
 // other cell types are left out with a warning, as meshio leaves them out. 2-D points are
 // written with z = 0.
 #include <algorithm>
@@ -117,7 +118,14 @@ void write_ugrid(const std::string& path, const Mesh& mesh, const Options& optio
     const std::size_t col = k == 5 ? static_cast<std::size_t>(kFromVtk[j]) : j;
     return c[i * k + col] + 1;
   };
-  auto surface_id = [&](std::size_t b, std::size_t i) -> std::int64_t { return ids ? (*ids)[b].value_as_int64(i) : 1; };
+  // Found while writing (after the coordinates and faces): an ID a 32-bit integer cannot hold.
+  auto surface_id = [&](std::size_t b, std::size_t i) -> std::int64_t {
+    const std::int64_t id = ids ? (*ids)[b].value_as_int64(i) : 1;
+    if (ib == 4 && (id < std::numeric_limits<std::int32_t>::min() || id > std::numeric_limits<std::int32_t>::max()))
+      throw write_error("ugrid", path, "surface ID " + std::to_string(id) + " of " + mesh.cells[b].type + " " + std::to_string(i) +
+                                           " does not fit a 32-bit integer: use a 64-bit-integer variant (.b8l, .lb8l)");
+    return id;
+  };
 
   if (!var.binary) {
     io::TextWriter w(file);
