@@ -67,7 +67,7 @@ class Table {
     const char* p = cur_.ptr();
     std::size_t n = 0;
     while (p != cur_.end() && *p != '\n' && *p != '#') {
-      while (p != cur_.end() && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+      while (p != cur_.end() && *p != '\n' && io::is_space(*p)) ++p;  // every blank, '\f' and '\v' too
       if (p == cur_.end() || *p == '\n' || *p == '#') break;
       ++n;
       while (p != cur_.end() && !io::is_space(*p) && *p != '#') ++p;
