@@ -128,6 +128,9 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            ("ugrid b8", lambda: peer_file(name, "meshio.b8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
+            ("ugrid lb8", lambda: peer_file(name, "meshio.lb8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
+            ("ugrid r8", lambda: peer_file(name, "meshio.r8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
             # meshio's writer: the tetrahedra alone (.node + .ele beside it)
             ("tetgen", lambda: peer_file(name, "meshio.node", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "tetgen")), "tetgen"),
         ]
@@ -154,13 +157,22 @@ def without_point_data(lib, mesh):
     return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
 
 
+def ugrid_cells(lib, mesh):
+    """The cells UGRID holds, one block per type, without data: meshio's UGRID writer fails
+    on any cell data and on a second block of a type."""
+    import numpy
+
+    types = [t for t in ("triangle", "quad", "tetra", "pyramid", "wedge", "hexahedron") if any(b.type == t for b in mesh.cells)]
+    return lib.Mesh(mesh.points, [(t, numpy.concatenate([numpy.asarray(b.data) for b in mesh.cells if b.type == t])) for t in types])
+
+
 def abaqus_subset(lib, mesh):
     """The cell blocks meshio's Abaqus writer can name (it has no vertex element)."""
     return lib.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells if c.type in ("line", "triangle", "tetra")])
 
 
 # Peer-side fixes a format needs before both libraries write the same mesh.
-WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "tetgen": volume_only}
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "tetgen": volume_only, "ugrid": ugrid_cells}
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -181,6 +193,8 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("tetgen (tetrahedra only)", ".node", "tetgen", {}, {}),
+    ("ugrid b8", ".b8.ugrid", "ugrid", {}, {}),
+    ("ugrid lb8", ".lb8.ugrid", "ugrid", {}, {}),
 ]
 
 
