@@ -16,31 +16,15 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/io/byteorder.hpp"
+
 namespace meshioplusplus::io {
 
+// `v` with its bytes reversed (byteswap_inplace on one value: the width is a constant, so
+// the switch folds away and this is one bswap instruction).
 template <class T> inline T swapped(T v) {
-  if constexpr (sizeof(T) == 1) {
-    return v;
-  } else if constexpr (sizeof(T) == 2) {
-    std::uint16_t u;
-    std::memcpy(&u, &v, 2);
-    u = __builtin_bswap16(u);
-    std::memcpy(&v, &u, 2);
-    return v;
-  } else if constexpr (sizeof(T) == 4) {
-    std::uint32_t u;
-    std::memcpy(&u, &v, 4);
-    u = __builtin_bswap32(u);
-    std::memcpy(&v, &u, 4);
-    return v;
-  } else {
-    static_assert(sizeof(T) == 8);
-    std::uint64_t u;
-    std::memcpy(&u, &v, 8);
-    u = __builtin_bswap64(u);
-    std::memcpy(&v, &u, 8);
-    return v;
-  }
+  if constexpr (sizeof(T) > 1) byteswap_inplace(&v, 1, sizeof(T));
+  return v;
 }
 
 // The value of T stored at `p` (unaligned), byte-swapped when `Swap`.
