@@ -137,6 +137,11 @@ def read_cases(name: str, only: str = ""):
             ("permas", lambda: peer_file(name, "meshio.dato", lambda m, mesh, p: m.permas.write(p, mesh)), "permas"),
             ("flac3d ascii", lambda: peer_file(name, "ascii.f3grid", lambda m, mesh, p: m.flac3d.write(p, volume_only(m, mesh))), "flac3d"),
             ("flac3d binary", lambda: peer_file(name, "binary.f3grid", lambda m, mesh, p: m.flac3d.write(p, volume_only(m, mesh), binary=True)), "flac3d"),
+            ("ugrid b8", lambda: peer_file(name, "meshio.b8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
+            ("ugrid lb8", lambda: peer_file(name, "meshio.lb8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
+            ("ugrid r8", lambda: peer_file(name, "meshio.r8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
+            # meshio's writer: the tetrahedra alone (.node + .ele beside it)
+            ("tetgen", lambda: peer_file(name, "meshio.node", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "tetgen")), "tetgen"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -159,6 +164,15 @@ def without_point_data(lib, mesh):
     """The mesh without point data: meshio's Medit writer takes the first integer point data
     as the vertex references and crashes on gmsh:dim_tags (two columns)."""
     return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
+
+
+def ugrid_cells(lib, mesh):
+    """The cells UGRID holds, one block per type, without data: meshio's UGRID writer fails
+    on any cell data and on a second block of a type."""
+    import numpy
+
+    types = [t for t in ("triangle", "quad", "tetra", "pyramid", "wedge", "hexahedron") if any(b.type == t for b in mesh.cells)]
+    return lib.Mesh(mesh.points, [(t, numpy.concatenate([numpy.asarray(b.data) for b in mesh.cells if b.type == t])) for t in types])
 
 
 def abaqus_subset(lib, mesh):
@@ -195,6 +209,9 @@ WRITE_CASES = [
     ("permas", ".dato", "permas", {}, {}),
     ("flac3d ascii (tetrahedra only)", ".f3grid", "flac3d", {"binary": False}, {"binary": False}),
     ("flac3d binary (tetrahedra only)", ".f3grid", "flac3d", {"binary": True}, {"binary": True}),
+    ("tetgen (tetrahedra only)", ".node", "tetgen", {}, {}),
+    ("ugrid b8", ".b8.ugrid", "ugrid", {}, {}),
+    ("ugrid lb8", ".lb8.ugrid", "ugrid", {}, {}),
 ]
 
 

@@ -4,6 +4,7 @@
 // (0 = std::thread::hardware_concurrency()), each taking the next index from an atomic
 // counter. Work items write to disjoint outputs, so results never depend on the thread
 // count. The first exception thrown by any f is rethrown on the calling thread.
+// parallel_ranges(n, threads, f) calls f(r0, r1) over a few contiguous ranges instead.
 // resolve_threads() turns the `threads` option every reader and writer accepts (see
 // OptionReader::threads) into a count: 0 or absent = every core.
 #pragma once
@@ -60,6 +61,15 @@ template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {
   work();
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+// f(r0, r1) over [0, n) cut into a few contiguous ranges (at most one per thread, none
+// under kRowsPerRange rows): for decoding large binary sections, where the work per row
+// is a few loads and stores and a range per thread keeps each thread streaming.
+template <class F> void parallel_ranges(std::size_t n, unsigned threads, F&& f) {
+  constexpr std::size_t kRowsPerRange = 1 << 16;
+  const std::size_t ranges = std::min<std::size_t>({threads == 0 ? 1 : threads, 16, n / kRowsPerRange + 1});
+  parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t j) { f(n * j / ranges, n * (j + 1) / ranges); });
 }
 
 }  // namespace meshioplusplus

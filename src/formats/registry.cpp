@@ -18,6 +18,8 @@
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
+#include "formats/tetgen/tetgen.hpp"
+#include "formats/ugrid/ugrid.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vti/vti.hpp"
@@ -53,6 +55,8 @@ const std::vector<Format>& formats() {
       mdpa_format(),
       permas_format(),
       flac3d_format(),
+      tetgen_format(),
+      ugrid_format(),
   };
   return all;
 }

@@ -210,6 +210,21 @@ def late_flac3d() -> mio.Mesh:
     return m
 
 
+def late_tetgen() -> mio.Mesh:
+    # A cell data name with a line break, met in the .ele's comment after the .node is written.
+    m = big_mesh()
+    m.cells = [mio.CellBlock("tetra", np.array([[0, 1, 2, 3]]))]
+    m.cell_data = {"bad\nname": [np.array([1])]}
+    return m
+
+
+def late_ugrid() -> mio.Mesh:
+    # A surface ID that a 32-bit integer cannot hold: met after the coordinates and faces.
+    m = big_mesh()
+    m.cell_data = {"ugrid:ref": [np.full(len(m.cells[0]), 2**40, dtype=np.int64)]}
+    return m
+
+
 LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": late_grid, "gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
@@ -217,6 +232,8 @@ LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": lat
 LATE_FAILURES["mdpa"] = late_mdpa
 LATE_FAILURES["permas"] = late_permas
 LATE_FAILURES["flac3d"] = late_flac3d
+LATE_FAILURES["tetgen"] = late_tetgen
+LATE_FAILURES["ugrid"] = late_ugrid
 
 
 def encodings(fmt):

@@ -564,11 +564,29 @@ NEUROGLANCER = {
                      + struct.pack("<3I", 0, 1, 2), 4),
 }
 
+# --- tetgen -----------------------------------------------------------------------------
+# A .node read alone (points only): the point count and the attribute count of its header.
+TETGEN = {
+    ".node point count": (lambda v: b"# points\n" + n(v) + b" 3 0 1\n1 0 0 0 5\n2 1 0 0 5\n3 0 1 0 5\n", 3),
+    ".node attribute count": (lambda v: b"3 3 " + n(v) + b" 0\n1 0 0 0 0.5\n2 1 0 0 0.5\n3 0 1 0 0.5\n", 1),
+}
+
+# --- ugrid ------------------------------------------------------------------------------
+# ASCII (x.ugrid): the node, triangle and hexahedron counts of the header.
+UGRID_PTS = b"0 0 0\n1 0 0\n0 1 0\n"
+UGRID = {
+    "node count": (lambda v: n(v) + b" 1 0 0 0 0 0\n" + UGRID_PTS + b"1 2 3\n7\n", 3),
+    "triangle count": (lambda v: b"3 " + n(v) + b" 0 0 0 0 0\n" + UGRID_PTS + b"1 2 3\n7\n", 1),
+    "hexahedron count": (lambda v: b"3 1 0 0 0 0 " + n(v) + b"\n" + UGRID_PTS + b"1 2 3\n7\n" + b"1 2 3 1 2 3 1 2\n" * min(v, 1), 0),
+}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
 CASES["permas"] = PERMAS
 CASES["flac3d"] = FLAC3D
+CASES["tetgen"] = TETGEN
+CASES["ugrid"] = UGRID
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "core/io/byteorder.hpp"
+#include "core/io/decode.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::io {
@@ -320,13 +321,12 @@ class Cursor {
     return p;
   }
   template <class T> T load(std::string_view what) { return io::load<T>(take(sizeof(T), what), little_); }
-  // `n` values of T copied to `out` (one memcpy, then an in-place swap if the byte
-  // order differs from the host's); the bytes must remain.
+  // `n` values of T copied to `out` in one pass (decode_values: a memcpy, or a swapping
+  // copy if the byte order differs from the host's); the bytes must remain.
   template <class T> void read_array(T* out, std::size_t n, std::string_view what) {
     need(n, sizeof(T), what);
     const char* src = take(n * sizeof(T), what);
-    if (n != 0) std::memcpy(out, src, n * sizeof(T));
-    if (little_ != host_is_little_endian()) byteswap_inplace(out, n, sizeof(T));
+    decode_values(out, src, n, little_ != host_is_little_endian());
   }
 
   // --- errors --------------------------------------------------------------------------

@@ -23,8 +23,10 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/parallel.hpp"
 #include "formats/medit/medit_internal.hpp"
@@ -33,47 +35,50 @@ namespace meshioplusplus::medit {
 
 namespace {
 
-template <class T, bool Swap> inline T get(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (Swap) io::byteswap_inplace(&v, 1, sizeof v);
-  return v;
-}
-
-template <class F, class I, bool Swap>
-void decode_vertices(const char* src, std::size_t r0, std::size_t r1, std::size_t dim, F* xyz, I* refs) {
-  const std::size_t rec = dim * sizeof(F) + sizeof(I);
+template <class F, class I, bool Swap, std::size_t Dim>
+void decode_vertices(const char* src, std::size_t r0, std::size_t r1, F* xyz, I* refs) {
+  constexpr std::size_t rec = Dim * sizeof(F) + sizeof(I);
   for (std::size_t i = r0; i < r1; ++i) {
     const char* p = src + i * rec;
-    for (std::size_t c = 0; c < dim; ++c) xyz[i * dim + c] = get<F, Swap>(p + c * sizeof(F));
-    refs[i] = get<I, Swap>(p + dim * sizeof(F));
+    for (std::size_t c = 0; c < Dim; ++c) xyz[i * Dim + c] = io::load_as<F, Swap>(p + c * sizeof(F));
+    refs[i] = io::load_as<I, Swap>(p + Dim * sizeof(F));
   }
 }
 
 // Returns the largest 0-based index as unsigned (a 0 in the file wraps to the maximum), so
-// one comparison afterwards checks the whole range.
-template <class I, bool Swap>
-std::uint64_t decode_elements(const char* src, std::size_t r0, std::size_t r1, std::size_t k, std::int64_t* conn, I* refs) {
-  const std::size_t rec = (k + 1) * sizeof(I);
+// one comparison afterwards checks the whole range. The node count K is a compile-time
+// constant (one instance per element kind), so the row loop is unrolled and the loads,
+// swaps and widenings become straight-line code (a runtime k left a short inner loop per
+// row that cost more than the data movement).
+template <class I, bool Swap, std::size_t K>
+std::uint64_t decode_elements(const char* src, std::size_t r0, std::size_t r1, std::int64_t* conn, I* refs) {
+  constexpr std::size_t rec = (K + 1) * sizeof(I);
   std::uint64_t top = 0;
   for (std::size_t i = r0; i < r1; ++i) {
     const char* p = src + i * rec;
-    for (std::size_t j = 0; j < k; ++j) {
-      // 1-based -> 0-based without signed overflow (the range check below catches 0 and lies)
-      const std::int64_t v = static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(get<I, Swap>(p + j * sizeof(I)))) - 1);
-      conn[i * k + j] = v;
-      top = std::max(top, static_cast<std::uint64_t>(v));
+    for (std::size_t j = 0; j < K; ++j) {
+      // 1-based -> 0-based without signed overflow (the range check catches 0 and lies)
+      const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(io::load_as<I, Swap>(p + j * sizeof(I)))) - 1;
+      conn[i * K + j] = static_cast<std::int64_t>(v);
+      top = std::max(top, v);
     }
-    refs[i] = get<I, Swap>(p + k * sizeof(I));
+    refs[i] = io::load_as<I, Swap>(p + K * sizeof(I));
   }
   return top;
 }
 
-// Runs f(r0, r1) over [0, n) in a few contiguous chunks on up to `threads` threads.
-template <class F> void chunked(std::size_t n, unsigned threads, F&& f) {
-  constexpr std::size_t kRowsPerThread = 1 << 16;
-  const std::size_t chunks = std::min<std::size_t>({threads == 0 ? 1 : threads, 16, n / kRowsPerThread + 1});
-  parallel_for(chunks, static_cast<unsigned>(chunks), [&](std::size_t j) { f(n * j / chunks, n * (j + 1) / chunks); });
+// Calls f(std::integral_constant<std::size_t, K>{}) for the node count k of a kElements kind.
+template <class F> decltype(auto) with_nodes(std::size_t k, F&& f) {
+  switch (k) {
+    case 2: return f(std::integral_constant<std::size_t, 2>{});
+    case 3: return f(std::integral_constant<std::size_t, 3>{});
+    case 4: return f(std::integral_constant<std::size_t, 4>{});
+    case 5: return f(std::integral_constant<std::size_t, 5>{});
+    case 6: return f(std::integral_constant<std::size_t, 6>{});
+    case 8: return f(std::integral_constant<std::size_t, 8>{});
+    case 9: return f(std::integral_constant<std::size_t, 9>{});
+    default: return f(std::integral_constant<std::size_t, 10>{});
+  }
 }
 
 class Reader {
@@ -139,9 +144,14 @@ class Reader {
       using I = decltype(i);
       F* xyz = out_.points.data<F>();
       I* refs = out_.point_refs.data<I>();
-      chunked(n, threads_, [&](std::size_t r0, std::size_t r1) {
-        if (swap_) decode_vertices<F, I, true>(src, r0, r1, d, xyz, refs);
-        else decode_vertices<F, I, false>(src, r0, r1, d, xyz, refs);
+      parallel_ranges(n, threads_, [&](std::size_t r0, std::size_t r1) {
+        if (d == 2) {
+          if (swap_) decode_vertices<F, I, true, 2>(src, r0, r1, xyz, refs);
+          else decode_vertices<F, I, false, 2>(src, r0, r1, xyz, refs);
+        } else {
+          if (swap_) decode_vertices<F, I, true, 3>(src, r0, r1, xyz, refs);
+          else decode_vertices<F, I, false, 3>(src, r0, r1, xyz, refs);
+        }
       });
     };
     if (rw == 4) run(float{}, std::int32_t{});
@@ -164,9 +174,10 @@ class Reader {
       I* refs = b.refs.data<I>();
       std::vector<std::uint64_t> tops(64, 0);
       std::atomic<std::size_t> slot{0};
-      chunked(m, threads_, [&](std::size_t r0, std::size_t r1) {
-        const std::uint64_t top = swap_ ? decode_elements<I, true>(src, r0, r1, k, conn, refs)
-                                        : decode_elements<I, false>(src, r0, r1, k, conn, refs);
+      parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
+        const std::uint64_t top = with_nodes(k, [&](auto K) {
+          return swap_ ? decode_elements<I, true, K()>(src, r0, r1, conn, refs) : decode_elements<I, false, K()>(src, r0, r1, conn, refs);
+        });
         tops[slot++] = top;
       });
       const std::uint64_t top = *std::max_element(tops.begin(), tops.end());

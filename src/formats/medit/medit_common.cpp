@@ -3,41 +3,17 @@
 // Spec: https://github.com/LoicMarechal/libMeshb.
 //
 // Regions: one cell region per (topological dimension, reference), named
-// "medit_ref_<dim>_<ref>" with dim and tag set, so that the triangles and quadrilaterals of
-// one boundary reference form one region, and each volume reference one subdomain.
+// "medit_ref_<dim>_<ref>" (add_ref_regions, src/core/ref_regions.hpp).
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "core/io/cursor.hpp"
+#include "core/ref_regions.hpp"
 #include "formats/medit/medit_internal.hpp"
-#include "meshioplusplus/cell_types.hpp"
 
 namespace meshioplusplus::medit {
 
 namespace {
-
-template <class R> void count_refs(const R* r, std::size_t n, int dim, std::map<std::pair<int, std::int64_t>, std::size_t>& counts) {
-  std::size_t i = 0;
-  while (i < n) {  // runs of one reference are counted with one map lookup
-    std::size_t j = i + 1;
-    while (j < n && r[j] == r[i]) ++j;
-    counts[{dim, static_cast<std::int64_t>(r[i])}] += j - i;
-    i = j;
-  }
-}
-
-template <class R> void fill_refs(const R* r, std::size_t n, std::int64_t base, int dim,
-                                  std::map<std::pair<int, std::int64_t>, std::int64_t*>& out) {
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t j = i + 1;
-    while (j < n && r[j] == r[i]) ++j;
-    std::int64_t*& p = out[{dim, static_cast<std::int64_t>(r[i])}];
-    for (std::size_t k = i; k < j; ++k) *p++ = base + static_cast<std::int64_t>(k);
-    i = j;
-  }
-}
 
 bool is_int(const NDArray& a) { return !dtype_is_float(a.dtype()); }
 
@@ -63,38 +39,14 @@ Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes) {
   Mesh m;
   m.points = std::move(parsed.points);
   m.point_data["medit:ref"] = std::move(parsed.point_refs);
-  std::map<std::pair<int, std::int64_t>, std::size_t> counts;
-  for (const auto& b : parsed.blocks) {
-    const int dim = cell_type(b.kind->type).dim;
-    visit_dtype(b.refs.dtype(), [&](auto t) {
-      using R = decltype(t);
-      if constexpr (std::is_integral_v<R>) count_refs(b.refs.data<R>(), b.refs.size(), dim, counts);
-    });
-  }
-  std::map<std::pair<int, std::int64_t>, std::int64_t*> cursor;
-  for (const auto& [key, size] : counts) {
-    Region r;
-    r.name = "medit_ref_" + std::to_string(key.first) + "_" + std::to_string(key.second);
-    r.kind = RegionKind::cell;
-    r.dim = key.first;
-    r.tag = key.second >= -2147483647 && key.second <= 2147483647 ? static_cast<int>(key.second) : -1;
-    r.entries = NDArray::uninit(DType::int64, {size});
-    cursor[key] = r.entries.data<std::int64_t>();
-    m.regions.push_back(std::move(r));
-  }
-  std::int64_t base = 0;
   std::vector<NDArray> refs;
   for (auto& b : parsed.blocks) {
-    const int dim = cell_type(b.kind->type).dim;
-    const std::size_t rows = b.refs.size();
-    visit_dtype(b.refs.dtype(), [&](auto t) {
-      using R = decltype(t);
-      if constexpr (std::is_integral_v<R>) fill_refs(b.refs.data<R>(), rows, base, dim, cursor);
-    });
-    base += static_cast<std::int64_t>(rows);
     m.cells.push_back(CellBlock::rectangular(std::string(b.kind->type), std::move(b.connectivity)));
     refs.push_back(std::move(b.refs));
   }
+  std::vector<const NDArray*> ref_ptrs;
+  for (const auto& r : refs) ref_ptrs.push_back(&r);
+  add_ref_regions(m, "medit_ref", ref_ptrs);
   if (!refs.empty()) m.cell_data["medit:ref"] = std::move(refs);
   return m;
 }
