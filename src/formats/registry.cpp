@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/abaqus/abaqus.hpp"
+#include "formats/ansys/ansys.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      ansys_format(),  // after gmsh: ".msh" writes stay Gmsh's; reads go by content
   };
   return all;
 }
