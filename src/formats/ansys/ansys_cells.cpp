@@ -19,8 +19,8 @@
 // of first appearance; cell order inside a block is the file's. Regions: a cell region per
 // cell zone and a side region per boundary face zone (bc type other than 2, interior),
 // named by the zone sections (39 / 45), else "zone_<id>"; side entries are (cell, local
-// facet) pairs, facets numbered as cell_facets() numbers them (a polyhedron's faces in its
-// face list order, a polygon's edge k from node k to k+1).
+// facet) pairs, facets numbered as cell_facets() numbers them. The core numbers no facets
+// of polygons and polyhedra: their boundary faces are left out, with a warning.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -301,6 +301,7 @@ struct Builder {
       m.regions.push_back(std::move(r));
     }
     std::vector<std::vector<std::int64_t>> sides(t.zones.size());
+    std::vector<std::size_t> unnumbered(t.zones.size(), 0);  // faces of polygons / polyhedra
     const Faces& f = t.faces;
     for (std::size_t i = 0; i < f.c0.size(); ++i) {
       const Zone& z = t.zones[static_cast<std::size_t>(f.zone[i])];
@@ -308,6 +309,10 @@ struct Builder {
       for (int side = 0; side < 2; ++side) {
         const std::int64_t c = side ? f.c1[i] : f.c0[i];
         if (c < 0 || out_index[static_cast<std::size_t>(c)] < 0) continue;
+        if (kKindNodes[kind[static_cast<std::size_t>(c)]] < 0) {
+          ++unnumbered[static_cast<std::size_t>(f.zone[i])];
+          continue;
+        }
         const std::int64_t facet = local_facet(static_cast<std::size_t>(c), i);
         if (facet < 0) continue;
         sides[static_cast<std::size_t>(f.zone[i])].push_back(out_index[static_cast<std::size_t>(c)]);
@@ -315,6 +320,9 @@ struct Builder {
       }
     }
     for (std::size_t zi = 0; zi < t.zones.size(); ++zi) {
+      if (unnumbered[zi])
+        warn("ansys: " + std::to_string(unnumbered[zi]) + " faces of zone '" + zone_name(t.zones[zi]) +
+             "' bound polygons or polyhedra, whose facets side regions cannot number; left out of its side region");
       if (sides[zi].empty()) continue;
       Region r{zone_name(t.zones[zi]), RegionKind::side, dim - 1, static_cast<int>(t.zones[zi].id), NDArray::from_vector(sides[zi], {sides[zi].size() / 2, 2})};
       r.canonicalize();
@@ -322,16 +330,10 @@ struct Builder {
     }
   }
 
-  // The local facet number of face `face` in cell `c` (as cell_facets numbers them), -1
-  // when the face is not one of the cell's.
+  // The local facet number of face `face` in fixed-shape cell `c` (as cell_facets numbers
+  // them), -1 when the face is not one of the cell's.
   std::int64_t local_facet(std::size_t c, std::size_t face) const {
     const Kind k = static_cast<Kind>(kind[c]);
-    const auto b = static_cast<std::size_t>(start[c]), e = static_cast<std::size_t>(start[c + 1]);
-    if (k == kPolyhedron) {
-      for (std::size_t i = b; i < e; ++i)
-        if (static_cast<std::size_t>(items[i] >> 1) == face) return static_cast<std::int64_t>(i - b);
-      return -1;
-    }
     const std::int64_t* fn = t.faces.nodes.data() + t.faces.offsets[face];
     const auto fk = static_cast<std::size_t>(t.faces.offsets[face + 1] - t.faces.offsets[face]);
     auto has = [&](const std::vector<std::int64_t>& nodes) {
@@ -341,15 +343,6 @@ struct Builder {
       return true;
     };
     std::vector<std::int64_t> nodes;
-    if (k == kPolygon) {
-      std::vector<std::int64_t> l;
-      if (!loop(c, l)) return -1;
-      for (std::size_t j = 0; j < l.size(); ++j) {
-        nodes = {l[j], l[(j + 1) % l.size()]};
-        if (has(nodes)) return static_cast<std::int64_t>(j);
-      }
-      return -1;
-    }
     const auto& facets = cell_facets(kKindType[k]);
     for (std::size_t j = 0; j < facets.size(); ++j) {
       nodes.clear();
