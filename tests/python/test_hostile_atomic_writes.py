@@ -36,6 +36,7 @@ ENCODINGS = {
                 {"point_format": "fixed-small", "cell_format": "fixed-large"}],
     "unv": [{}, {"group_dataset": 2477}],
     "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
+    "ansys": [{}, {"binary": False}, {"faces": True}],
 }
 
 
@@ -139,9 +140,18 @@ def late_exodus() -> mio.Mesh:
     return m
 
 
+def late_ansys() -> mio.Mesh:
+    # meshio's layout writes the points and the triangles before it meets a line block,
+    # which Fluent cannot hold.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("line", np.array([[0, 1]]))]
+    return m
+
+
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
-                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
+                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
+                 "ansys": late_ansys}
 
 
 def encodings(fmt):

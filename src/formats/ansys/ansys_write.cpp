@@ -244,12 +244,16 @@ void write_ansys(const std::string& path, const Mesh& mesh, const Options& optio
   opts.finish();
   const std::size_t dim = mesh.points.dim(1);
   if (dim != 2 && dim != 3) throw WriteError("ansys: can only write dimension 2 or 3, found " + std::to_string(dim));
-  for (const auto& b : mesh.cells) {
+  // meshio's layout meets each block as it comes (meshio raises there too); the faces
+  // layout needs every block before it writes anything.
+  auto check = [&](const CellBlock& b) {
     const bool ok = cell_code(b.type) || (faces && (b.type == "polyhedron" || (b.type == "polygon" && dim == 2)));
     if (!ok)
       throw WriteError("ansys: cannot write cell type '" + b.type + "' (writable: triangle, tetra, quad, hexahedron, pyramid, wedge" +
                        (faces ? ", polyhedron, polygon in 2-D)" : "; faces=true adds polyhedron and 2-D polygon)"));
-  }
+  };
+  if (faces)
+    for (const auto& b : mesh.cells) check(b);
   io::AtomicFile file(path, "ansys");
   io::TextWriter w(file);
   w.str("(1 \"meshio++ ").str(version()).str("\")\n");
@@ -265,6 +269,7 @@ void write_ansys(const std::string& path, const Mesh& mesh, const Options& optio
     write_points(w, mesh.points.as_dtype(DType::float64), binary, false);
     std::uint64_t first = 1;
     for (const auto& b : mesh.cells) {
+      check(b);
       if (b.size() == 0) continue;
       NDArray c = b.connectivity.dtype() == DType::int64 ? b.connectivity.copy() : b.connectivity.as_dtype(DType::int64);
       std::int64_t* v = c.data<std::int64_t>();
