@@ -286,10 +286,11 @@ class Reader {
         // meshio's layout: every cell's nodes.
         const std::size_t k = static_cast<std::size_t>(code->nodes);
         const std::size_t m = cur_.product(count, k, "cell nodes", at);
+        if (width) binary_start(m * width, "binary cell nodes");
+        else cur_.need_values(m, "cell nodes");
         s.nodes = NDArray::uninit(DType::int64, {count, k});
         std::int64_t* out = s.nodes.data<std::int64_t>();
         if (width) {
-          binary_start(m * width, "binary cell nodes");
           if (width == 8) {
             cur_.read_array(out, m, "binary cell nodes");
           } else {
@@ -298,7 +299,6 @@ class Reader {
             for (std::size_t i = 0; i < m; ++i) out[i] = tmp[i];
           }
         } else {
-          cur_.need_values(m, "cell nodes");
           for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(hex("a node index"));
         }
         for (std::size_t i = 0; i < m; ++i) --out[i];  // checked against the points at the end
