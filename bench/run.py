@@ -128,8 +128,28 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            # meshio's layout (cells list their nodes), tetrahedra only (its writer has no line / vertex)
+            ("ansys binary", lambda: peer_file(name, "meshio-bin.msh", lambda m, mesh, p: m.ansys.write(p, volume_only(m, mesh), binary=True)), "ansys"),
+            ("ansys ascii", lambda: peer_file(name, "meshio-ascii.msh", lambda m, mesh, p: m.ansys.write(p, volume_only(m, mesh), binary=False)), "ansys"),
+            # Fluent's layout (faces with their cells; written by meshio++): ours rebuilds the
+            # tetrahedra, meshio returns the faces
+            ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
+
+
+def fluent_faces(name: str) -> Path:
+    """The tetrahedra in Fluent's own layout, ASCII (meshio reads that as faces); meshio
+    cannot write it, so meshio++ does (faces=True)."""
+    out = WORK / f"{name}-fluent-faces.msh"
+    if not out.exists():
+        import meshio
+
+        import meshioplusplus as mio
+
+        mesh = volume_only(meshio, meshio.read(gmsh_mesh(name, "msh41", True)))
+        mio.write(out, mio.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells]), "ansys", faces=True, binary=False)
+    return out
 
 
 def gmsh_export(name: str, fmt: str) -> Path:
@@ -158,7 +178,7 @@ def abaqus_subset(lib, mesh):
 
 
 # Peer-side fixes a format needs before both libraries write the same mesh.
-WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset}
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "ansys": volume_only}
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -178,6 +198,8 @@ WRITE_CASES = [
     ("abaqus", ".inp", "abaqus", {}, {}),
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
+    ("ansys binary (tetrahedra only)", ".msh", "ansys", {"binary": True}, {"binary": True}),
+    ("ansys ascii (tetrahedra only)", ".msh", "ansys", {"binary": False}, {"binary": False}),
 ]
 
 
