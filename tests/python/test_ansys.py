@@ -128,9 +128,10 @@ def test_meshio_2d_layout(tmp_path):
     assert [(c.type, c.data.tolist()) for c in back.cells] == [(t, d.tolist()) for t, d in cells]
 
 
-def test_faces_layout_is_read_by_vtk_and_by_us(tmp_path):
+@pytest.mark.parametrize("binary", [False, True])
+def test_faces_layout_is_read_by_vtk_and_by_us(tmp_path, binary):
     src = read_quiet(DATA / "wedge_pyramid.msh")
-    mio.write(tmp_path / "f.msh", src, "ansys", faces=True, binary=False)
+    mio.write(tmp_path / "f.msh", src, "ansys", faces=True, binary=binary)
     theirs, _ = vtk_cells(tmp_path / "f.msh", tmp_path)
     back = read_quiet(tmp_path / "f.msh")
     assert sorted(ours(back)) == sorted(theirs)

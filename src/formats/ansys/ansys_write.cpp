@@ -38,9 +38,10 @@ void hex(io::TextWriter& w, std::uint64_t v) {
   w.str(std::string_view(tmp, static_cast<std::size_t>(r.ptr - tmp)));
 }
 
-// meshio's reader needs a line break around a binary body; Fluent's layout has none.
+// meshio's reader needs a line break before a binary body; Fluent ends one with
+// ")\nEnd of Binary Section   <index>)" (VTK's reader looks for that text).
 void section_end(io::TextWriter& w, bool binary, std::string_view key, bool fluent = false) {
-  if (binary) w.str(fluent ? ")" : "\n)").str("End of Binary Section ").str(key).str(")\n");
+  if (binary) w.str(fluent ? ")\nEnd of Binary Section   " : "\n)End of Binary Section ").str(key).str(")\n");
   else w.str("))\n");
 }
 
