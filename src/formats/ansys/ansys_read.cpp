@@ -227,7 +227,7 @@ class Reader {
       pts = NDArray::uninit(width == 8 ? DType::float64 : DType::float32, {count, nd});
       if (width == 8) cur_.read_array(pts.data<double>(), count * nd, "binary node coordinates");
       else cur_.read_array(pts.data<float>(), count * nd, "binary node coordinates");
-      pts = pts.dtype() == DType::float64 ? std::move(pts) : pts.as_dtype(DType::float64);
+      if (width == 4) pts = pts.as_dtype(DType::float64);
     } else {
       cur_.need_values(count * nd, "node coordinates");
       pts = NDArray::uninit(DType::float64, {count, nd});
@@ -299,7 +299,13 @@ class Reader {
             for (std::size_t i = 0; i < m; ++i) out[i] = tmp[i];
           }
         } else {
-          for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(hex("a node index"));
+          const char* p = cur_.ptr();
+          std::uint64_t v = 0;
+          for (std::size_t i = 0; i < m; ++i) {
+            if (!parse_hex(p, cur_.end(), v)) cur_.fail_expected("a node index", p);
+            out[i] = static_cast<std::int64_t>(v);
+          }
+          cur_.set_ptr(p);
         }
         for (std::size_t i = 0; i < m; ++i) --out[i];  // checked against the points at the end
       }
