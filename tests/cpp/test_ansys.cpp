@@ -145,6 +145,18 @@ TEST(AnsysWrite, MeshioLayoutAndFacesLayoutReadBack) {
   }
 }
 
+TEST(AnsysWrite, PolyhedraAreWrittenInTheFacesLayoutUnlessTheCallerChose) {
+  const auto src = mpp::read(kData + "polyhedron.msh");
+  const std::string path = tmp_path("poly_out.msh");
+  mpp::write(path, src, "ansys");
+  EXPECT_NE(slurp(path).find("(13 ("), std::string::npos);
+  const auto back = mpp::read(path, "", {{"ragged", "true"}});
+  ASSERT_EQ(back.cells.size(), 1u);
+  EXPECT_EQ(back.cells[0].type, "polyhedron");
+  EXPECT_EQ(ints_of(back.cells[0].face_offsets).size(), 8u);
+  EXPECT_THROW(mpp::write(path, src, "ansys", {{"faces", "false"}}), mpp::WriteError);
+}
+
 TEST(AnsysWrite, RefusesCellTypesFluentCannotHold) {
   mpp::Mesh m = mpp::read(kData + "tri_quad_2d.msh");
   m.cells.push_back(mpp::CellBlock::rectangular("line", mpp::NDArray::from_vector(std::vector<std::int64_t>{0, 1}, {1, 2})));

@@ -14,7 +14,8 @@
 // rest in zone "wall"; zone names in 45 sections. meshio reads such a file as its faces.
 //
 // Cell types: triangle, quad, tetra, pyramid, wedge, hexahedron; faces=true adds polygons
-// (2-D) and polyhedra. Anything else is a WriteError naming it (meshio raises too).
+// (2-D) and polyhedra (a mesh holding them is written with faces=true unless the caller
+// passes `faces`). Anything else is a WriteError naming it (meshio raises too).
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/version.hpp"
+#include "meshioplusplus/warnings.hpp"
 
 namespace meshioplusplus::ansys {
 
@@ -241,9 +243,17 @@ void write_faces_layout(io::TextWriter& w, const Mesh& mesh, bool binary, const 
 void write_ansys(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "ansys");
   const bool binary = opts.get_bool("binary", true);
-  const bool faces = opts.get_bool("faces", false);
+  bool faces = opts.get_bool("faces", false);
   opts.finish();
   const std::size_t dim = mesh.points.dim(1);
+  // Polyhedra and polygons have no place in meshio's layout: unless the caller chose a
+  // layout, such a mesh is written in Fluent's, with a note.
+  if (!options.count("faces"))
+    for (const auto& b : mesh.cells)
+      if (!faces && (b.type == "polyhedron" || (b.type == "polygon" && dim == 2))) {
+        faces = true;
+        warn("ansys: the mesh has " + b.type + " cells, which meshio's layout cannot hold: written in Fluent's face layout (faces=true)");
+      }
   if (dim != 2 && dim != 3) throw WriteError("ansys: can only write dimension 2 or 3, found " + std::to_string(dim));
   // meshio's layout meets each block as it comes (meshio raises there too); the faces
   // layout needs every block before it writes anything.
