@@ -290,24 +290,21 @@ class Reader {
         else cur_.need_values(m, "cell nodes");
         s.nodes = NDArray::uninit(DType::int64, {count, k});
         std::int64_t* out = s.nodes.data<std::int64_t>();
-        if (width) {
-          if (width == 8) {
-            cur_.read_array(out, m, "binary cell nodes");
-          } else {
-            std::vector<std::int32_t> tmp(m);
-            cur_.read_array(tmp.data(), m, "binary cell nodes");
-            for (std::size_t i = 0; i < m; ++i) out[i] = tmp[i];
-          }
+        if (width) {  // straight from the file's bytes, made 0-based on the way
+          const char* src = cur_.take(m * width, "binary cell nodes");
+          if (width == 8)
+            for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(io::load<std::uint64_t>(src + 8 * i, true) - 1);
+          else
+            for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(io::load<std::int32_t>(src + 4 * i, true)) - 1;
         } else {
           const char* p = cur_.ptr();
           std::uint64_t v = 0;
           for (std::size_t i = 0; i < m; ++i) {
             if (!parse_hex(p, cur_.end(), v)) cur_.fail_expected("a node index", p);
-            out[i] = static_cast<std::int64_t>(v);
+            out[i] = static_cast<std::int64_t>(v - 1);  // checked against the points at the end
           }
           cur_.set_ptr(p);
         }
-        for (std::size_t i = 0; i < m; ++i) --out[i];  // checked against the points at the end
       }
       close_body(index, width);
     }
@@ -348,7 +345,10 @@ class Reader {
         return v;
       }
       if (width == 4) return static_cast<std::int64_t>(static_cast<std::uint32_t>(cur_.load<std::int32_t>(what)));
-      return static_cast<std::int64_t>(hex(what));
+      const char* p = cur_.ptr();
+      const std::uint64_t v = hex(what);
+      if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) cur_.fail_expected(what, p);
+      return static_cast<std::int64_t>(v);
     };
     if (!width && !counted) {
       // The hot path: fixed-size text rows, parsed on raw pointers.
@@ -366,12 +366,12 @@ class Reader {
       for (std::size_t i = 0; i < count; ++i) {
         for (std::size_t j = 0; j < k; ++j) {
           if (!parse_hex(p, end, v)) cur_.fail_expected("a node index", p);
-          nodes[i * k + j] = static_cast<std::int64_t>(v) - 1;
+          nodes[i * k + j] = static_cast<std::int64_t>(v - 1);
         }
         if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c0)", p);
-        c0[i] = static_cast<std::int64_t>(v) - 1;
+        c0[i] = static_cast<std::int64_t>(v - 1);
         if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c1)", p);
-        c1[i] = static_cast<std::int64_t>(v) - 1;
+        c1[i] = static_cast<std::int64_t>(v - 1);
       }
       cur_.set_ptr(p);
       std::int64_t off = f.offsets.back();
@@ -513,7 +513,7 @@ class Reader {
     const Faces& f = topo_.faces;
     std::int64_t max_cell = -1;
     for (std::size_t i = 0; i < f.c0.size(); ++i) max_cell = std::max({max_cell, f.c0[i], f.c1[i]});
-    num_cells = std::max<std::uint64_t>(num_cells, static_cast<std::uint64_t>(max_cell + 1));
+    num_cells = std::max<std::uint64_t>(num_cells, static_cast<std::uint64_t>(max_cell) + 1);
     // A cell has at least 3 faces, a face is in at most 2 cells.
     if (num_cells > f.c0.size() * 2 / 3 + 1 && num_cells > 0 && !f.c0.empty())
       cur_.fail_at("declared " + std::to_string(num_cells) + " cells but the " + std::to_string(f.c0.size()) + " faces can bound at most " +

@@ -282,10 +282,11 @@ void write_ansys(const std::string& path, const Mesh& mesh, const Options& optio
     for (const auto& b : mesh.cells) {
       check(b);
       if (b.size() == 0) continue;
-      NDArray c = b.connectivity.dtype() == DType::int64 ? b.connectivity.copy() : b.connectivity.as_dtype(DType::int64);
-      std::int64_t* v = c.data<std::int64_t>();
+      const NDArray c = b.connectivity.as_dtype(DType::int64);  // no copy when int64 already
+      const std::int64_t* v = c.data<std::int64_t>();
+      const std::size_t m = c.size(), k = c.dim(1);
       std::int64_t top = 0;
-      for (std::size_t i = 0; i < c.size(); ++i) top = std::max(top, ++v[i]);  // 1-based
+      for (std::size_t i = 0; i < m; ++i) top = std::max(top, v[i] + 1);  // 1-based
       const bool wide = top > INT32_MAX;
       const std::string key = binary ? (wide ? "3012" : "2012") : "12";
       w.str("(").str(key).str(" (1 ");
@@ -293,14 +294,25 @@ void write_ansys(const std::string& path, const Mesh& mesh, const Options& optio
       w.ch(' ');
       hex(w, first + b.size() - 1);
       w.str(" 1 ").integer(cell_code(b.type)->code).str(")(\n");
-      if (binary) {
-        io::write_binary(w, wide ? c : c.as_dtype(DType::int32), true);
+      if (binary) {  // the 1-based values through a bounded scratch buffer
+        constexpr std::size_t kChunk = 1 << 16;
+        std::vector<std::int64_t> buf64(wide ? std::min(m, kChunk) : 0);
+        std::vector<std::int32_t> buf32(wide ? 0 : std::min(m, kChunk));
+        for (std::size_t at = 0; at < m; at += kChunk) {
+          const std::size_t n = std::min(kChunk, m - at);
+          if (wide) {
+            for (std::size_t i = 0; i < n; ++i) buf64[i] = v[at + i] + 1;
+            io::write_binary(w, NDArray::view(buf64.data(), DType::int64, {n}), true);
+          } else {
+            for (std::size_t i = 0; i < n; ++i) buf32[i] = static_cast<std::int32_t>(v[at + i] + 1);
+            io::write_binary(w, NDArray::view(buf32.data(), DType::int32, {n}), true);
+          }
+        }
       } else {
-        const std::size_t k = c.dim(1);
         for (std::size_t i = 0; i < b.size(); ++i) {
           for (std::size_t j = 0; j < k; ++j) {
             if (j) w.ch(' ');
-            hex(w, static_cast<std::uint64_t>(v[i * k + j]));
+            hex(w, static_cast<std::uint64_t>(v[i * k + j] + 1));
           }
           w.ch('\n');
         }
