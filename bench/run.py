@@ -142,8 +142,28 @@ def read_cases(name: str, only: str = ""):
             ("ugrid r8", lambda: peer_file(name, "meshio.r8.ugrid", lambda m, mesh, p: m.write(p, ugrid_cells(m, mesh), "ugrid")), "ugrid"),
             # meshio's writer: the tetrahedra alone (.node + .ele beside it)
             ("tetgen", lambda: peer_file(name, "meshio.node", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "tetgen")), "tetgen"),
+            # meshio's layout (cells list their nodes), tetrahedra only (its writer has no line / vertex)
+            ("ansys binary", lambda: peer_file(name, "meshio-bin.msh", lambda m, mesh, p: m.ansys.write(p, volume_only(m, mesh), binary=True)), "ansys"),
+            ("ansys ascii", lambda: peer_file(name, "meshio-ascii.msh", lambda m, mesh, p: m.ansys.write(p, volume_only(m, mesh), binary=False)), "ansys"),
+            # Fluent's layout (faces with their cells; written by meshio++): ours rebuilds the
+            # tetrahedra, meshio returns the faces
+            ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
+
+
+def fluent_faces(name: str) -> Path:
+    """The tetrahedra in Fluent's own layout, ASCII (meshio reads that as faces); meshio
+    cannot write it, so meshio++ does (faces=True)."""
+    out = WORK / f"{name}-fluent-faces.msh"
+    if not out.exists():
+        import meshio
+
+        import meshioplusplus as mio
+
+        mesh = volume_only(meshio, meshio.read(gmsh_mesh(name, "msh41", True)))
+        mio.write(out, mio.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells]), "ansys", faces=True, binary=False)
+    return out
 
 
 def gmsh_export(name: str, fmt: str) -> Path:
@@ -212,6 +232,8 @@ WRITE_CASES = [
     ("tetgen (tetrahedra only)", ".node", "tetgen", {}, {}),
     ("ugrid b8", ".b8.ugrid", "ugrid", {}, {}),
     ("ugrid lb8", ".lb8.ugrid", "ugrid", {}, {}),
+    ("ansys binary (tetrahedra only)", ".msh", "ansys", {"binary": True}, {"binary": True}),
+    ("ansys ascii (tetrahedra only)", ".msh", "ansys", {"binary": False}, {"binary": False}),
 ]
 
 

@@ -24,7 +24,16 @@ struct Format {
   std::vector<std::string> extensions;  // {".msh"}
   Mesh (*read)(const std::string& path, const Options& options) = nullptr;
   void (*write)(const std::string& path, const Mesh& mesh, const Options& options) = nullptr;
+  // Optional content check for reads of an extension several formats share (".msh": Gmsh
+  // and ANSYS Fluent): true when `head`, the file's first bytes (up to kClaimBytes), looks
+  // like this format. deduce_format reads the head only when more than one candidate can
+  // read the path, and picks the first candidate whose check accepts it; when none does
+  // (or the file cannot be opened) the extension rule alone decides.
+  bool (*claims)(std::string_view head) = nullptr;
 };
+
+// How many bytes of a file deduce_format hands to Format::claims.
+inline constexpr std::size_t kClaimBytes = 256;
 
 // Every registered format, in registration order.
 const std::vector<Format>& formats();
@@ -36,7 +45,8 @@ const Format& find_format(std::string_view name);
 std::vector<const Format*> formats_for_path(std::string_view path);
 std::vector<const Format*> formats_for_path(std::string_view path, const std::vector<Format>& among);
 // The format a read (or write) of `path` uses when none is named: the first of
-// formats_for_path(path) that can read (write). Throws std::invalid_argument naming the
+// formats_for_path(path) that can read (write); for a read with several such candidates,
+// the first whose `claims` accepts the file's first bytes, if any does. Throws std::invalid_argument naming the
 // known formats when there is none. Python asks this same function (_core.deduce_format).
 const Format& deduce_format(std::string_view path, bool for_write);
 

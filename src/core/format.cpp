@@ -2,6 +2,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "core/parallel.hpp"
@@ -62,8 +63,20 @@ std::vector<const Format*> formats_for_path(std::string_view path, const std::ve
 }
 
 const Format& deduce_format(std::string_view path, bool for_write) {
+  std::vector<const Format*> able;
   for (const Format* f : formats_for_path(path))
-    if (for_write ? f->write != nullptr : f->read != nullptr) return *f;
+    if (for_write ? f->write != nullptr : f->read != nullptr) able.push_back(f);
+  if (!for_write && able.size() > 1) {
+    // Shared extension: the content decides where a candidate can tell its own files.
+    std::string head(kClaimBytes, '\0');
+    if (std::FILE* file = std::fopen(std::string(path).c_str(), "rb")) {
+      head.resize(std::fread(head.data(), 1, head.size(), file));
+      std::fclose(file);
+      for (const Format* f : able)
+        if (f->claims && f->claims(head)) return *f;
+    }
+  }
+  if (!able.empty()) return *able.front();
   throw std::invalid_argument("cannot deduce a file format from '" + std::string(path) +
                               "'; pass file_format= one of: " + known_format_names());
 }

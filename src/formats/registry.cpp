@@ -4,6 +4,7 @@
 
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/dolfin/dolfin.hpp"
+#include "formats/ansys/ansys.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
@@ -57,6 +58,7 @@ const std::vector<Format>& formats() {
       flac3d_format(),
       tetgen_format(),
       ugrid_format(),
+      ansys_format(),  // after gmsh: ".msh" writes stay Gmsh's; reads go by content
   };
   return all;
 }

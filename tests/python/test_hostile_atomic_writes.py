@@ -40,6 +40,7 @@ ENCODINGS = {
                 {"point_format": "fixed-small", "cell_format": "fixed-large"}],
     "unv": [{}, {"group_dataset": 2477}],
     "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
+    "ansys": [{}, {"binary": False}, {"faces": True}],
 }
 ENCODINGS["flac3d"] = [{}, {"binary": True}]
 
@@ -225,6 +226,14 @@ def late_ugrid() -> mio.Mesh:
     return m
 
 
+def late_ansys() -> mio.Mesh:
+    # meshio's layout writes the points and the triangles before it meets a line block,
+    # which Fluent cannot hold.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("line", np.array([[0, 1]]))]
+    return m
+
+
 LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": late_grid, "gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
@@ -234,6 +243,7 @@ LATE_FAILURES["permas"] = late_permas
 LATE_FAILURES["flac3d"] = late_flac3d
 LATE_FAILURES["tetgen"] = late_tetgen
 LATE_FAILURES["ugrid"] = late_ugrid
+LATE_FAILURES["ansys"] = late_ansys
 
 
 def encodings(fmt):

@@ -580,6 +580,20 @@ UGRID = {
     "hexahedron count": (lambda v: b"3 1 0 0 0 0 " + n(v) + b"\n" + UGRID_PTS + b"1 2 3\n7\n" + b"1 2 3 1 2 3 1 2\n" * min(v, 1), 0),
 }
 
+# --- ansys -----------------------------------------------------------------------------
+# Counts are id ranges (first, last) in hexadecimal: the lie is the last id.
+ANS_NODES = b"(2 2)\n(10 (1 1 3 1 2)(\n0 0\n1 0\n0 1\n))\n"
+ANS_FACES = b"(13 (3 1 3 3 2)(\n1 2 1 0\n2 3 1 0\n3 1 1 0\n))\n"
+ANSYS = {
+    "node section last id": (lambda v: b"(2 2)\n(10 (1 1 " + n(v) + b" 1 2)(\n0 0\n1 0\n0 1\n))\n" + ANS_FACES, 3),
+    "binary node section last id": (lambda v: b"(2 2)\n(3010 (1 1 " + n(v) + b" 1 2)(" + struct.pack("<6d", 0, 0, 1, 0, 0, 1)
+                                    + b")End of Binary Section 3010)\n" + ANS_FACES, 3),
+    "face section last id": (lambda v: ANS_NODES + b"(13 (3 1 " + n(v) + b" 3 2)(\n1 2 1 0\n2 3 1 0\n3 1 1 0\n))\n", 3),
+    "cell declaration": (lambda v: ANS_NODES + b"(12 (0 1 " + n(v) + b" 0))\n" + ANS_FACES, 1),
+    "cell zone last id": (lambda v: ANS_NODES + b"(12 (2 1 " + n(v) + b" 1 1))\n" + ANS_FACES, 1),
+    "meshio cell section last id": (lambda v: ANS_NODES + b"(12 (1 1 " + n(v) + b" 1 1)(\n1 2 3\n))\n", 1),
+}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -587,6 +601,7 @@ CASES["permas"] = PERMAS
 CASES["flac3d"] = FLAC3D
 CASES["tetgen"] = TETGEN
 CASES["ugrid"] = UGRID
+CASES["ansys"] = ANSYS
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -30,7 +30,7 @@ def test_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path):
 # Formats whose files hold no arbitrary named point data, as meshio's writers for them: STL
 # none; OFF only its vertex colours; OBJ only texture coordinates and normals; Medit only its
 # references; Nastran only the GRID's CP as "nastran:ref"; SU2, Abaqus and UNV (2411) none.
-NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv", "dolfin-xml", "netgen", "neuroglancer"}
+NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv", "dolfin-xml", "netgen", "neuroglancer", "ansys"}
 
 
 def test_non_utf8_data_names_round_trip(tmp_path):
