@@ -15,6 +15,7 @@
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
+#include "formats/xdmf/xdmf.hpp"
 
 namespace meshioplusplus {
 
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      xdmf_format(),
   };
   return all;
 }
