@@ -205,7 +205,7 @@ void write_attributes(io::TextWriter& w, HeavyData& heavy, const std::map<std::s
     for (std::size_t b : written) {
       const NDArray& a = per_block.at(b);
       if (a.dtype() != first.dtype() || a.row_size() != first.row_size() || a.ndim() != first.ndim())
-        throw std::invalid_argument("xdmf: cell data '" + name + "' differs in dtype or shape between blocks");
+        throw WriteError("cell data '" + name + "' differs in dtype or shape between blocks: XDMF holds one array over all cells");
       rows += a.dim(0);
     }
     if (written.size() == 1) {
