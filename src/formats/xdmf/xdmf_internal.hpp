@@ -91,8 +91,9 @@ class Document {
 // commit(), after which the caller commits the .xdmf file.
 class HeavyData {
  public:
-  // Reads data_format, compression and compression_opts from `opts`.
-  HeavyData(const std::string& xdmf_path, OptionReader& opts);
+  // Reads data_format, compression (default `compression`: meshio's mesh writer gzips,
+  // its time series writer does not) and compression_opts from `opts`.
+  HeavyData(const std::string& xdmf_path, OptionReader& opts, const std::string& compression = "gzip");
   ~HeavyData();
   HeavyData(const HeavyData&) = delete;
   HeavyData& operator=(const HeavyData&) = delete;

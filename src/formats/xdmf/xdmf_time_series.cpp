@@ -18,7 +18,7 @@ struct TimeSeriesWriter::State {
   std::vector<std::size_t> written;
   bool has_mesh = false, in_collection = false, closed = false;
 
-  State(const std::string& p, const Options& o) : path(p), options(o), opts(options, "xdmf"), heavy(path, opts) {
+  State(const std::string& p, const Options& o) : path(p), options(o), opts(options, "xdmf"), heavy(path, opts, "None") {
     opts.finish();
     file = std::make_unique<io::AtomicFile>(path, "xdmf");
     writer = std::make_unique<io::TextWriter>(*file);

@@ -29,13 +29,13 @@ struct HeavyData::Files {
 #endif
 };
 
-HeavyData::HeavyData(const std::string& xdmf_path, OptionReader& opts)
+HeavyData::HeavyData(const std::string& xdmf_path, OptionReader& opts, const std::string& default_compression)
     : xdmf_path_(xdmf_path), files_(std::make_unique<Files>()) {
   stem_ = (std::filesystem::path(xdmf_path).parent_path() / std::filesystem::path(xdmf_path).stem()).string();
   format_ = opts.get_string("data_format", "HDF");
   if (format_ != "HDF" && format_ != "XML" && format_ != "Binary")
     throw std::invalid_argument("xdmf: unknown data_format '" + format_ + "' (use 'XML', 'Binary', or 'HDF')");
-  const std::string compression = opts.get_string("compression", "gzip");
+  const std::string compression = opts.get_string("compression", default_compression);
   const long long level = opts.get_int("compression_opts", 4);
   if (compression == "None" || compression == "none" || compression.empty()) gzip_level_ = -1;
   else if (compression == "gzip") gzip_level_ = static_cast<int>(level);
