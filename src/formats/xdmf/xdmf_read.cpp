@@ -315,6 +315,8 @@ void Document::read_points_cells(const io::XmlElement& grid, Mesh& mesh) {
       if (!type_attr) fail(c, "<Topology> has no TopologyType");
       const std::string type(trim(*type_attr));
       NDArray raw = data_item(c);
+      if (dtype_is_float(raw.dtype()))
+        fail(c, "Topology: " + expected_found("node indices of an integer DataType", std::string(dtype_name(raw.dtype()))));
       if (type == "Mixed") {
         read_mixed(*this, c, raw, mesh.cells);
         continue;
