@@ -219,4 +219,18 @@ class Parser {
 
 XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor).parse(); }
 
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace meshioplusplus::io

@@ -25,6 +25,7 @@
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
+#include "core/io/xml.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtu/vtu_internal.hpp"
@@ -51,20 +52,6 @@ const char* vtu_type_name(DType d) {
     case DType::float64: break;
   }
   return "Float64";
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
 }
 
 struct OutArray {
@@ -134,7 +121,7 @@ class Writer {
   void add(std::string name, NDArray data, const char* extra_attr = nullptr) {
     OutArray a;
     const std::size_t comps = data.ndim() >= 2 ? data.row_size() : 1;
-    a.attrs = "type=\"" + std::string(vtu_type_name(data.dtype())) + "\" Name=\"" + xml_escape(name) + "\"";
+    a.attrs = "type=\"" + std::string(vtu_type_name(data.dtype())) + "\" Name=\"" + io::xml_escape(name) + "\"";
     if (data.ndim() >= 2) a.attrs += " NumberOfComponents=\"" + std::to_string(comps) + "\"";
     if (extra_attr) a.attrs += extra_attr;
     a.comps = comps;

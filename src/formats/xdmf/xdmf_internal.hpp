@@ -122,7 +122,5 @@ void write_points_cells(io::TextWriter& w, HeavyData& heavy, const NDArray& poin
 void write_attributes(io::TextWriter& w, HeavyData& heavy, const std::map<std::string, NDArray>& point_data,
                       const std::map<std::string, std::vector<NDArray>>& cell_data,
                       const std::vector<std::size_t>& written, std::string_view indent);
-// `text` with XML's special characters escaped, for an attribute value.
-std::string escape(std::string_view text);
 
 }  // namespace meshioplusplus::xdmf

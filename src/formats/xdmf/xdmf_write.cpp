@@ -78,12 +78,12 @@ void HeavyData::data_item(io::TextWriter& w, const NDArray& array, std::string_v
     auto file = std::make_unique<io::AtomicFile>(target, "xdmf");
     if (array.nbytes()) file->write(array.raw(), array.nbytes());
     files_->binaries.push_back(std::move(file));
-    w.str(escape(base_name(target)));
+    w.str(io::xml_escape(base_name(target)));
   } else {
 #ifdef MESHIOPP_HAVE_HDF5
     const std::string name = "data" + std::to_string(counter_++);
     io::hdf5::write_dataset({"xdmf", stem_ + ".h5", true}, files_->h5.get(), name, array, {gzip_level_, false, 1 << 20});
-    w.str(escape(base_name(stem_ + ".h5"))).str(":/").str(name);
+    w.str(io::xml_escape(base_name(stem_ + ".h5"))).str(":/").str(name);
 #endif
   }
   w.str("</DataItem>\n");
@@ -100,20 +100,6 @@ void HeavyData::commit() {
   }
 #endif
   for (auto& f : files_->binaries) f->commit();
-}
-
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 void write_points_cells(io::TextWriter& w, HeavyData& heavy, const NDArray& points, const std::vector<CellBlock>& cells,
@@ -186,7 +172,7 @@ void write_points_cells(io::TextWriter& w, HeavyData& heavy, const NDArray& poin
 namespace {
 void attribute(io::TextWriter& w, HeavyData& heavy, const std::string& name, const NDArray& data, const char* center,
                std::string_view indent) {
-  w.str(indent).str("<Attribute Name=\"").str(escape(name)).str("\" AttributeType=\"").str(attribute_type(data))
+  w.str(indent).str("<Attribute Name=\"").str(io::xml_escape(name)).str("\" AttributeType=\"").str(attribute_type(data))
       .str("\" Center=\"").str(center).str("\">\n");
   heavy.data_item(w, data, std::string(indent) + "  ");
   w.str(indent).str("</Attribute>\n");
