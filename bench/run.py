@@ -148,6 +148,8 @@ def read_cases(name: str, only: str = ""):
             # Fluent's layout (faces with their cells; written by meshio++): ours rebuilds the
             # tetrahedra, meshio returns the faces
             ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
+            ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
+            ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -234,6 +236,8 @@ WRITE_CASES = [
     ("ugrid lb8", ".lb8.ugrid", "ugrid", {}, {}),
     ("ansys binary (tetrahedra only)", ".msh", "ansys", {"binary": True}, {"binary": True}),
     ("ansys ascii (tetrahedra only)", ".msh", "ansys", {"binary": False}, {"binary": False}),
+    ("xdmf hdf", ".xdmf", "xdmf", {}, {}),
+    ("xdmf xml", ".xdmf", "xdmf", {"data_format": "XML"}, {"data_format": "XML"}),
 ]
 
 
@@ -249,6 +253,60 @@ SURFACE_WRITE_CASES = [
 
 
 # --- timing ---------------------------------------------------------------------------
+XDMF_SERIES_LABEL = "xdmf time series (100 steps)"
+
+
+def xdmf_time_series_rows(name, mesh, reps):
+    """A 100-step series (a float64 point field and a float64 cell field per step) written
+    and read with meshio's TimeSeriesWriter/Reader and ours (HDF5 heavy data), and the same
+    datasets read with h5py alone (the floor of an HDF5 read)."""
+    import h5py
+    import meshio
+
+    import meshioplusplus as mio
+
+    rng = np.random.default_rng(0)
+    cells = [(b.type, b.data) for b in mesh.cells]
+    steps = [(0.01 * k, {"u": rng.random(len(mesh.points))}, {"c": [rng.random(len(b.data)) for b in mesh.cells]})
+             for k in range(100)]
+    folder = WORK / "series"
+    folder.mkdir(parents=True, exist_ok=True)
+    cwd = os.getcwd()
+    os.chdir(folder)  # meshio writes its .h5 in the working directory
+    try:
+        def write(lib, path):
+            with lib.xdmf.TimeSeriesWriter(path) as w:
+                w.write_points_cells(mesh.points, cells)
+                for t, pd, cd in steps:
+                    w.write_data(t, point_data=pd, cell_data=cd)
+
+        def read(lib, path):
+            r = lib.xdmf.TimeSeriesReader(path)
+            r.read_points_cells()
+            for k in range(r.num_steps):
+                r.read_data(k)
+
+        def h5py_read(path):
+            with h5py.File(path) as f:
+                for key in f:
+                    f[key][()]
+
+        t_peer, t_ours = interleaved(lambda: write(meshio, "meshio.xdmf"), lambda: write(mio, "ours.xdmf"), reps)
+        mb = (folder / "ours.h5").stat().st_size / 1e6
+        rows = [dict(mesh=name, op="write", case=XDMF_SERIES_LABEL, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)]
+        t_peer, t_ours = interleaved(lambda: read(meshio, "meshio.xdmf"), lambda: read(mio, "ours.xdmf"), reps)
+        t_h5py, t_ours2 = interleaved(lambda: h5py_read("ours.h5"), lambda: read(mio, "ours.xdmf"), reps)
+        rows.append(dict(mesh=name, op="read", case=XDMF_SERIES_LABEL, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours,
+                         h5py=t_h5py, ours_vs_h5py=t_ours2 / t_h5py))
+    finally:
+        os.chdir(cwd)
+    for r in rows:
+        extra = f"  h5py {r['h5py']:.4f}s (ours/h5py {r['ours_vs_h5py']:.2f})" if "h5py" in r else ""
+        print(f"  {r['op']:5s} {r['case']:18s} {r['mb']:7.1f} MB  meshio {r['meshio']:7.3f}s  meshio++ {r['ours']:7.4f}s"
+              f"  x{r['ratio']:6.1f}{extra}", flush=True)
+    return rows
+
+
 def interleaved(fa, fb, reps: int, budget: float = 40.0):
     """Median seconds of fa and fb, run alternately after one warm-up each. Slow cases get
     fewer repetitions (never under 3) so that one case stays near `budget` seconds."""
@@ -354,6 +412,8 @@ def main():
             row = dict(mesh=name, op="write", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)
             rows.append(row)
             print(f"  write {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}", flush=True)
+        if args.case in XDMF_SERIES_LABEL and name == "bracket":  # 100 steps of the cube: GBs of disk
+            rows += xdmf_time_series_rows(name, our_mesh, reps)
 
     stamp = datetime.date.today().isoformat()
     machine = f"{socket.gethostname().split('.')[0]}-{os.cpu_count()}cpu"
@@ -380,7 +440,7 @@ def markdown(rows, meshio_version, reps) -> str:
     ]
     for r in rows:
         extra = (f"{r['ours'] / r['copy']:.1f}x | {r['rss_ours']:.2f} ({r['anon_ours']:.2f}) | {r['rss_meshio']:.2f}"
-                 if r["op"] == "read" else " | | ")
+                 if r["op"] == "read" and "copy" in r else " | | ")
         lines.append(f"| {r['mesh']} | {r['op']} | {r['case']} | {r['mb']:.1f} | {r['meshio']:.3f} | {r['ours']:.4f} | "
                      f"{r['ratio']:.1f} | {r['mb'] / r['ours']:.0f} | {extra} |")
     return "\n".join(lines) + "\n"

@@ -28,6 +28,7 @@
 #include "formats/vtr/vtr.hpp"
 #include "formats/vts/vts.hpp"
 #include "formats/vtu/vtu.hpp"
+#include "formats/xdmf/xdmf.hpp"
 
 namespace meshioplusplus {
 
@@ -59,6 +60,7 @@ const std::vector<Format>& formats() {
       tetgen_format(),
       ugrid_format(),
       ansys_format(),  // after gmsh: ".msh" writes stay Gmsh's; reads go by content
+      xdmf_format(),
   };
   return all;
 }

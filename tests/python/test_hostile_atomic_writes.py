@@ -41,6 +41,8 @@ ENCODINGS = {
     "unv": [{}, {"group_dataset": 2477}],
     "exodus": [{}, {"netcdf_format": "NETCDF3_CLASSIC"}, {"netcdf_format": "NETCDF3_64BIT_OFFSET"}],
     "ansys": [{}, {"binary": False}, {"faces": True}],
+    # Inline heavy data: the .xdmf file itself is large (HDF and Binary: test_xdmf.py).
+    "xdmf": [{"data_format": "XML"}],
 }
 ENCODINGS["flac3d"] = [{}, {"binary": True}]
 
@@ -234,6 +236,15 @@ def late_ansys() -> mio.Mesh:
     return m
 
 
+def late_xdmf() -> mio.Mesh:
+    # Cell data of another dtype in the second block: found at the attributes, after the
+    # geometry and the topology are written.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("line", np.array([[0, 1]]))]
+    m.cell_data = {"c": [np.zeros(len(m.cells[0])), np.zeros(1, dtype=np.int32)]}
+    return m
+
+
 LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": late_grid, "gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
@@ -244,6 +255,7 @@ LATE_FAILURES["flac3d"] = late_flac3d
 LATE_FAILURES["tetgen"] = late_tetgen
 LATE_FAILURES["ugrid"] = late_ugrid
 LATE_FAILURES["ansys"] = late_ansys
+LATE_FAILURES["xdmf"] = late_xdmf
 
 
 def encodings(fmt):

@@ -594,6 +594,23 @@ ANSYS = {
     "meshio cell section last id": (lambda v: ANS_NODES + b"(12 (1 1 " + n(v) + b" 1 1)(\n1 2 3\n))\n", 1),
 }
 
+def xdmf(points=3, cells=1, values=3):
+    """An XDMF file with inline heavy data; each count may lie."""
+    return (b'<?xml version="1.0"?>\n<Xdmf Version="3.0"><Domain><Grid Name="g">'
+            b'<Geometry GeometryType="XYZ"><DataItem DataType="Float" Precision="8" Format="XML" Dimensions="'
+            + n(points) + b' 3">0 0 0 1 0 0 0 1 0</DataItem></Geometry>'
+            b'<Topology TopologyType="Triangle" NumberOfElements="1"><DataItem DataType="Int" Precision="8" '
+            b'Format="XML" Dimensions="' + n(cells) + b' 3">0 1 2</DataItem></Topology>'
+            b'<Attribute Name="u" Center="Node"><DataItem Format="XML" Dimensions="' + n(values)
+            + b'">1 2 3</DataItem></Attribute></Grid></Domain></Xdmf>\n')
+
+
+XDMF = {
+    "Geometry Dimensions": (lambda v: xdmf(points=v), 3),
+    "Topology Dimensions": (lambda v: xdmf(cells=v), 1),
+    "Attribute Dimensions": (lambda v: xdmf(values=v), 3),
+}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -602,6 +619,7 @@ CASES["flac3d"] = FLAC3D
 CASES["tetgen"] = TETGEN
 CASES["ugrid"] = UGRID
 CASES["ansys"] = ANSYS
+CASES["xdmf"] = XDMF
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

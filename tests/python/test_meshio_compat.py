@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "avsucd", "cgns", "h5m", "hmf", "med", "svg", "tecplot", "wkt", "xdmf",
+    "avsucd", "cgns", "h5m", "hmf", "med", "svg", "tecplot", "wkt",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
 
@@ -494,6 +494,9 @@ FORMAT_HOLDS = {
     "ugrid": Holds({"triangle", "quad", "tetra", "pyramid", "wedge", "hexahedron"}, point_data=(), cell_data=()),
     "vtk": Holds(),
     "vtu": Holds(),
+    # XDMF topologies (docs/formats/xdmf.md): no sets, no polyhedra.
+    "xdmf": Holds(LINEAR | {"vertex", "line3", "triangle6", "quad8", "quad9", "tetra10", "pyramid13", "wedge15",
+                            "wedge18", "polygon"} | {f"hexahedron{n}" for n in (20, 24, 27, 64, 125, 216, 343, 512, 729, 1000, 1331)}),
 }
 # Formats whose writer refuses a block it cannot hold, where meshio 5.0 drops it with a
 # warning (docs/python.md, deliberate differences: a write never loses cells silently).
@@ -837,6 +840,7 @@ VARIANTS = {
     "gmsh": [dict(fmt_version=v, binary=b) for v in ("2.2", "4.0", "4.1") for b in (False, True)],
     "vtu": [dict(binary=False), dict(binary=True, compression=None), dict(compression="zlib"), dict(compression="lzma")],
     "vtk": [dict(binary=False), dict(binary=True), dict(fmt_version="4.2"), dict(fmt_version="5.1", binary=False)],
+    "xdmf": [dict(data_format="HDF"), dict(data_format="XML"), dict(data_format="HDF", compression=None)],
 }
 
 

@@ -23,6 +23,7 @@
 #include "meshioplusplus/meshioplusplus.hpp"
 #include "numpy_bridge.hpp"
 #include "vtk_arrays.hpp"
+#include "xdmf_time_series.hpp"
 
 
 namespace py = pybind11;
@@ -195,4 +196,5 @@ PYBIND11_MODULE(_core, m) {
 
   meshioplusplus::python::register_vtk_arrays(m);
   meshioplusplus::python::register_allocator_shim(m);
+  meshioplusplus::python::register_xdmf_time_series(m);
 }

@@ -248,4 +248,18 @@ class Parser {
 XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor, nullptr).parse(); }
 XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink) { return Parser(cursor, &sink).parse(); }
 
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace meshioplusplus::io

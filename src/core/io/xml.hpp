@@ -66,4 +66,7 @@ XmlDocument parse_xml(const io::Cursor& cursor);
 using XmlSink = std::function<bool(const XmlElement& element, std::span<const XmlElement* const> ancestors)>;
 XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink);
 
+// `text` with &, <, > and " escaped, for an attribute value or element text a writer emits.
+std::string xml_escape(std::string_view text);
+
 }  // namespace meshioplusplus::io

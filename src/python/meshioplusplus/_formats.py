@@ -9,6 +9,7 @@ become "_").
 """
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 import types
@@ -26,6 +27,11 @@ def module_name(format_name: str) -> str:
     """The attribute (and submodule) name of a format."""
     name = re.sub(r"\W", "_", format_name)
     return "_" + name if name[:1].isdigit() else name
+
+
+# What meshio has beyond read/write for a format: its module in this package, whose
+# __all__ names join the format's submodule (meshio.xdmf.TimeSeriesWriter, ...).
+EXTRAS = {"xdmf": "._xdmf"}
 
 
 def _format_module(package: str, format_name: str, extensions) -> types.ModuleType:
@@ -48,6 +54,11 @@ def _format_module(package: str, format_name: str, extensions) -> types.ModuleTy
     mod.read, mod.write = read_format, write_format
     mod.FORMAT = format_name
     mod.__all__ = ["read", "write"]
+    if format_name in EXTRAS:
+        extra = importlib.import_module(EXTRAS[format_name], __package__)
+        for name in extra.__all__:
+            setattr(mod, name, getattr(extra, name))
+        mod.__all__ += list(extra.__all__)
     return mod
 
 

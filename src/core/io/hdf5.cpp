@@ -1,0 +1,332 @@
+// meshio++ core I/O: the HDF5 toolkit (see hdf5.hpp). Spec: the HDF5 C API reference,
+// https://docs.hdfgroup.org/hdf5/v1_10/
+#ifdef MESHIOPP_HAVE_HDF5
+
+#include "core/io/hdf5.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/io/library_lock.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::io::hdf5 {
+
+namespace {
+
+// HDF5 may hold at most 32 dimensions; meshes use 1 to 3.
+constexpr int kMaxRank = 32;
+// A filtered (deflated) dataset may expand at most this much: deflate's own limit is
+// about 1032:1.
+constexpr std::uint64_t kMaxExpansion = 1100;
+// Attributes are small metadata; more than this is a lie.
+constexpr std::size_t kMaxAttributeBytes = std::size_t(1) << 26;
+
+herr_t innermost(unsigned, const H5E_error2_t* err, void* out) {
+  auto* message = static_cast<std::string*>(out);
+  if (err && err->desc && *err->desc) *message = err->desc;  // walked downward: the last one is the innermost
+  return 0;
+}
+
+hid_t native_type(DType dtype) {
+  switch (dtype) {
+    case DType::int8: return H5T_NATIVE_INT8;
+    case DType::int16: return H5T_NATIVE_INT16;
+    case DType::int32: return H5T_NATIVE_INT32;
+    case DType::int64: return H5T_NATIVE_INT64;
+    case DType::uint8: return H5T_NATIVE_UINT8;
+    case DType::uint16: return H5T_NATIVE_UINT16;
+    case DType::uint32: return H5T_NATIVE_UINT32;
+    case DType::uint64: return H5T_NATIVE_UINT64;
+    case DType::float32: return H5T_NATIVE_FLOAT;
+    case DType::float64: break;
+  }
+  return H5T_NATIVE_DOUBLE;
+}
+
+// Little-endian file types: the same bytes on every host.
+hid_t file_type(DType dtype) {
+  switch (dtype) {
+    case DType::int8: return H5T_STD_I8LE;
+    case DType::int16: return H5T_STD_I16LE;
+    case DType::int32: return H5T_STD_I32LE;
+    case DType::int64: return H5T_STD_I64LE;
+    case DType::uint8: return H5T_STD_U8LE;
+    case DType::uint16: return H5T_STD_U16LE;
+    case DType::uint32: return H5T_STD_U32LE;
+    case DType::uint64: return H5T_STD_U64LE;
+    case DType::float32: return H5T_IEEE_F32LE;
+    case DType::float64: break;
+  }
+  return H5T_IEEE_F64LE;
+}
+
+// The dtype of a file's integer or float type; nullopt for anything else.
+std::optional<DType> dtype_of_type(hid_t type) {
+  const H5T_class_t cls = H5Tget_class(type);
+  const std::size_t size = H5Tget_size(type);
+  if (cls == H5T_INTEGER) {
+    const bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
+    switch (size) {
+      case 1: return is_signed ? DType::int8 : DType::uint8;
+      case 2: return is_signed ? DType::int16 : DType::uint16;
+      case 4: return is_signed ? DType::int32 : DType::uint32;
+      case 8: return is_signed ? DType::int64 : DType::uint64;
+      default: return std::nullopt;
+    }
+  }
+  if (cls == H5T_FLOAT) {
+    if (size == 4) return DType::float32;
+    if (size == 8) return DType::float64;
+  }
+  return std::nullopt;
+}
+
+std::string type_description(hid_t type) {
+  const H5T_class_t cls = H5Tget_class(type);
+  const char* name = cls == H5T_INTEGER ? "integer" : cls == H5T_FLOAT ? "float" : cls == H5T_STRING ? "string"
+                   : cls == H5T_COMPOUND ? "compound" : cls == H5T_ENUM ? "enum" : cls == H5T_ARRAY ? "array"
+                   : cls == H5T_VLEN ? "variable-length" : cls == H5T_REFERENCE ? "reference" : "opaque";
+  return std::string(name) + " of " + std::to_string(H5Tget_size(type)) + " bytes";
+}
+
+// The dataspace's shape ((1,) for a scalar, (0,) for a null space) and its element count.
+NDArray::Shape shape_of(const Context& ctx, hid_t space, const std::string& what) {
+  const H5S_class_t cls = H5Sget_simple_extent_type(space);
+  if (cls == H5S_SCALAR) return {1};
+  if (cls == H5S_NULL) return {0};
+  const int rank = H5Sget_simple_extent_ndims(space);
+  if (rank < 0 || rank > kMaxRank) fail(ctx, what + ": cannot read its dataspace");
+  hsize_t dims[kMaxRank];
+  if (H5Sget_simple_extent_dims(space, dims, nullptr) < 0) fail(ctx, what + ": cannot read its dataspace");
+  NDArray::Shape shape(dims, dims + rank);
+  if (shape.empty()) shape = {1};
+  return shape;
+}
+
+std::uint64_t byte_count(const Context& ctx, const NDArray::Shape& shape, std::size_t item, const std::string& what) {
+  std::uint64_t n = item;
+  for (std::size_t d : shape) {
+    if (d != 0 && n > (std::uint64_t(1) << 62) / d) fail(ctx, what + ": its declared size overflows");
+    n *= d;
+  }
+  return n;
+}
+
+Handle link_create_plist() {
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  if (lcpl) H5Pset_create_intermediate_group(lcpl.get(), 1);
+  return lcpl;
+}
+
+}  // namespace
+
+Session::Session() : lock_(hdf5_netcdf_mutex()) {
+  H5Eget_auto2(H5E_DEFAULT, &old_func_, &old_data_);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+Session::~Session() { H5Eset_auto2(H5E_DEFAULT, old_func_, old_data_); }
+
+void fail(const Context& ctx, std::string_view what) {
+  std::string message;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, &innermost, &message);
+  H5Eclear2(H5E_DEFAULT);
+  std::string text(what);
+  if (!message.empty()) text += " (HDF5: " + message + ")";
+  if (ctx.writing) throw write_error(ctx.format, ctx.path, text);
+  throw read_error(ctx.format, ctx.path, text);
+}
+
+Handle open_file(const Context& ctx) {
+  Session session;
+  Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file) fail(ctx, "cannot open as an HDF5 file");
+  return file;
+}
+
+Handle create_file(const Context& ctx, const std::string& path) {
+  Session session;
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (!file) fail(ctx, "cannot create the HDF5 file " + path);
+  return file;
+}
+
+Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {
+  Session session;
+  Handle group(H5Gopen2(loc, path.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!group) fail(ctx, "cannot open the group " + path);
+  return group;
+}
+
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path) {
+  Session session;
+  Handle lcpl = link_create_plist();
+  Handle group(H5Gcreate2(loc, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!group) fail(ctx, "cannot create the group " + path);
+  return group;
+}
+
+bool exists(hid_t loc, const std::string& path) {
+  Session session;
+  std::string prefix;
+  std::size_t start = 0;
+  if (!path.empty() && path[0] == '/') {
+    prefix = "/";
+    start = 1;
+  }
+  while (start <= path.size()) {
+    std::size_t cut = path.find('/', start);
+    if (cut == std::string::npos) cut = path.size();
+    if (cut > start) {
+      prefix += path.substr(start, cut - start);
+      const htri_t there = H5Lexists(loc, prefix.c_str(), H5P_DEFAULT);
+      if (there <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return false;
+      }
+      prefix += "/";
+    }
+    start = cut + 1;
+  }
+  return true;
+}
+
+NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
+  Session session;
+  const std::string what = "dataset " + path;
+  if (!exists(loc, path)) fail(ctx, what + ": no such dataset");
+  Handle dataset(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset) fail(ctx, "cannot open " + what);
+  Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  if (!type) fail(ctx, what + ": cannot read its type");
+  const std::optional<DType> dtype = dtype_of_type(type.get());
+  if (!dtype) fail(ctx, what + ": " + expected_found("an integer or float type of 1, 2, 4 or 8 bytes", type_description(type.get())));
+  Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  if (!space) fail(ctx, what + ": cannot read its dataspace");
+  const NDArray::Shape shape = shape_of(ctx, space.get(), what);
+  const std::uint64_t nbytes = byte_count(ctx, shape, dtype_size(*dtype), what);
+
+  // What the file can hold, before allocating: external storage (other files) is refused;
+  // the bytes stored must be in the file; the declared size must come from them.
+  Handle dcpl(H5Dget_create_plist(dataset.get()), H5Pclose);
+  if (!dcpl) fail(ctx, what + ": cannot read its creation properties");
+  if (H5Pget_external_count(dcpl.get()) != 0) fail(ctx, what + ": external storage (data in other files) is not read");
+  const int filters = H5Pget_nfilters(dcpl.get());
+  const std::uint64_t stored = H5Dget_storage_size(dataset.get());
+  if (stored > file_bytes)
+    fail(ctx, what + ": declares " + std::to_string(stored) + " stored bytes but the file has " + std::to_string(file_bytes));
+  const std::uint64_t limit = std::max<std::uint64_t>(filters > 0 ? stored * kMaxExpansion : stored, file_bytes);
+  if (nbytes > limit)
+    fail(ctx, what + ": declares " + std::to_string(nbytes) + " bytes of values but stores " + std::to_string(stored));
+
+  NDArray out = NDArray::uninit(*dtype, shape);
+  if (nbytes != 0 && H5Dread(dataset.get(), native_type(*dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.raw()) < 0)
+    fail(ctx, "cannot read " + what);
+  return out;
+}
+
+void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,
+                   const DatasetOptions& options) {
+  Session session;
+  const NDArray::Shape& shape = array.shape();
+  std::vector<hsize_t> dims(shape.begin(), shape.end());
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!dcpl) fail(ctx, "cannot make the creation properties of dataset " + name);
+  if (options.gzip_level >= 0 && array.size() != 0) {
+    // Chunks of whole rows, about chunk_bytes each.
+    std::vector<hsize_t> chunk = dims;
+    const std::size_t row_bytes = std::max<std::size_t>(1, array.row_size() * dtype_size(array.dtype()));
+    chunk[0] = std::clamp<hsize_t>(options.chunk_bytes / row_bytes, 1, dims[0]);
+    if (H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) < 0 ||
+        (options.shuffle && H5Pset_shuffle(dcpl.get()) < 0) ||
+        H5Pset_deflate(dcpl.get(), static_cast<unsigned>(std::min(options.gzip_level, 9))) < 0)
+      fail(ctx, "cannot set the compression of dataset " + name);
+  }
+  Handle lcpl = link_create_plist();
+  Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(array.dtype()), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+                 H5Dclose);
+  if (!dataset) fail(ctx, "cannot create dataset " + name);
+  if (array.size() != 0 && H5Dwrite(dataset.get(), native_type(array.dtype()), H5S_ALL, H5S_ALL, H5P_DEFAULT, array.raw()) < 0)
+    fail(ctx, "cannot write dataset " + name);
+}
+
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value) {
+  Session session;
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type || H5Tset_size(type.get(), std::max<std::size_t>(1, value.size())) < 0)
+    fail(ctx, "cannot make the type of attribute " + name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  std::string padded(value);
+  padded.resize(std::max<std::size_t>(1, value.size()), '\0');
+  if (!attribute || H5Awrite(attribute.get(), type.get(), padded.data()) < 0) fail(ctx, "cannot write attribute " + name);
+}
+
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, const NDArray& value) {
+  Session session;
+  std::vector<hsize_t> dims(value.shape().begin(), value.shape().end());
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle attribute(H5Acreate2(obj, name.c_str(), file_type(value.dtype()), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!attribute || H5Awrite(attribute.get(), native_type(value.dtype()), value.raw()) < 0)
+    fail(ctx, "cannot write attribute " + name);
+}
+
+namespace {
+Handle open_attribute(const Context& ctx, hid_t obj, const std::string& name) {
+  const htri_t there = H5Aexists(obj, name.c_str());
+  if (there < 0) fail(ctx, "cannot look up attribute " + name);
+  if (there == 0) return {};
+  Handle attribute(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (!attribute) fail(ctx, "cannot open attribute " + name);
+  return attribute;
+}
+}  // namespace
+
+std::optional<std::string> read_string_attribute(const Context& ctx, hid_t obj, const std::string& name) {
+  Session session;
+  Handle attribute = open_attribute(ctx, obj, name);
+  if (!attribute) return std::nullopt;
+  Handle type(H5Aget_type(attribute.get()), H5Tclose);
+  if (!type || H5Tget_class(type.get()) != H5T_STRING) fail(ctx, "attribute " + name + ": not a string");
+  Handle space(H5Aget_space(attribute.get()), H5Sclose);
+  if (!space || H5Sget_simple_extent_npoints(space.get()) != 1) fail(ctx, "attribute " + name + ": not one string");
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* text = nullptr;
+    Handle memtype(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(memtype.get(), H5T_VARIABLE);
+    if (H5Aread(attribute.get(), memtype.get(), &text) < 0) fail(ctx, "cannot read attribute " + name);
+    std::string out = text ? text : "";
+    H5free_memory(text);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(type.get());
+  if (size > kMaxAttributeBytes) fail(ctx, "attribute " + name + ": declares " + std::to_string(size) + " bytes");
+  std::string out(size, '\0');
+  if (H5Aread(attribute.get(), type.get(), out.data()) < 0) fail(ctx, "cannot read attribute " + name);
+  out.resize(std::min(out.size(), out.find('\0')));
+  return out;
+}
+
+std::optional<NDArray> read_attribute(const Context& ctx, hid_t obj, const std::string& name) {
+  Session session;
+  Handle attribute = open_attribute(ctx, obj, name);
+  if (!attribute) return std::nullopt;
+  const std::string what = "attribute " + name;
+  Handle type(H5Aget_type(attribute.get()), H5Tclose);
+  const std::optional<DType> dtype = type ? dtype_of_type(type.get()) : std::nullopt;
+  if (!dtype) fail(ctx, what + ": not an integer or float attribute");
+  Handle space(H5Aget_space(attribute.get()), H5Sclose);
+  if (!space) fail(ctx, what + ": cannot read its dataspace");
+  const NDArray::Shape shape = shape_of(ctx, space.get(), what);
+  if (byte_count(ctx, shape, dtype_size(*dtype), what) > kMaxAttributeBytes) fail(ctx, what + ": too large");
+  NDArray out = NDArray::uninit(*dtype, shape);
+  if (out.size() != 0 && H5Aread(attribute.get(), native_type(*dtype), out.raw()) < 0) fail(ctx, "cannot read " + what);
+  return out;
+}
+
+}  // namespace meshioplusplus::io::hdf5
+
+#endif  // MESHIOPP_HAVE_HDF5

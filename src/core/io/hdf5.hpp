@@ -1,0 +1,126 @@
+// meshio++ core I/O: the small HDF5 toolkit every HDF5-based format uses (XDMF's heavy
+// data today). Only compiled when the build has the HDF5 C library (MESHIOPP_HAVE_HDF5).
+// Spec: the HDF5 C API reference, https://docs.hdfgroup.org/hdf5/v1_10/
+//
+//   * Handle: an owned hid_t (file, group, dataset, dataspace, datatype, attribute,
+//     property list) that closes itself with the right H5?close.
+//   * Session: every use of HDF5 happens inside one. It holds io::hdf5_netcdf_mutex() (the
+//     serial library is not thread-safe) and silences HDF5's own printing of its error
+//     stack to stderr for the duration (restoring the caller's handler afterwards, so h5py
+//     in the same process keeps its own); a failed call is turned into ReadError or
+//     WriteError naming the file, the object path and HDF5's innermost message.
+//   * read_dataset(): a dataset straight into its final NDArray (one allocation, one
+//     H5Dread; the dtype is the file's type, the shape its dataspace), its declared size
+//     checked against what the file can hold before anything is allocated.
+//   * write_dataset(): an NDArray as a dataset, contiguous or chunked + gzip.
+//   * attributes: strings and small arrays, read and written.
+#pragma once
+
+#ifdef MESHIOPP_HAVE_HDF5
+
+#include <hdf5.h>
+
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "meshioplusplus/ndarray.hpp"
+
+namespace meshioplusplus::io::hdf5 {
+
+// An owned HDF5 identifier; closes itself. Move-only.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close) : id_(id), close_(close) {}
+  ~Handle() { reset(); }
+  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = H5I_INVALID_HID; }
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = o.id_;
+      close_ = o.close_;
+      o.id_ = H5I_INVALID_HID;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  hid_t get() const { return id_; }
+  explicit operator bool() const { return id_ >= 0; }
+  void reset() {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = H5I_INVALID_HID;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer close_ = nullptr;
+};
+
+// Who is asking: the format and the file that errors name, and whether a failure is a
+// ReadError (reading) or a WriteError (writing).
+struct Context {
+  std::string format;
+  std::string path;
+  bool writing = false;
+};
+
+// The scope of any HDF5 use: the library lock, HDF5's stderr printing off (restored on
+// exit). Sessions nest (the lock is recursive).
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+ private:
+  std::unique_lock<std::recursive_mutex> lock_;
+  H5E_auto2_t old_func_ = nullptr;
+  void* old_data_ = nullptr;
+};
+
+// Throws ReadError / WriteError (by ctx.writing) "<format>: <path>: <what>: <HDF5's
+// innermost message>", and clears HDF5's error stack.
+[[noreturn]] void fail(const Context& ctx, std::string_view what);
+
+// Files. open_file() is read-only; create_file() truncates.
+Handle open_file(const Context& ctx);
+Handle create_file(const Context& ctx, const std::string& path);
+// Groups: opened, or created (with every missing parent) below `loc`.
+Handle open_group(const Context& ctx, hid_t loc, const std::string& path);
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path);
+// Whether `path` names a link that exists below `loc` (every intermediate group too).
+bool exists(hid_t loc, const std::string& path);
+
+// The file's dataset `path` (absolute, or relative to `loc`) as one NDArray of the file's
+// dtype and shape (a scalar dataspace gives shape (1,)). Integer and float types of 1, 2,
+// 4 and 8 bytes in either byte order; anything else is a ReadError naming the dataset.
+// `file_bytes` (the file's size) bounds the declared size: an unfiltered dataset may not
+// declare more than it stores; a filtered one not more than 1100 times what it stores.
+NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
+
+struct DatasetOptions {
+  int gzip_level = -1;     // 0..9: chunked + deflate; -1: contiguous, no filter
+  bool shuffle = false;    // the byte-shuffle filter before deflate
+  std::size_t chunk_bytes = 1 << 20;  // target bytes per chunk when chunked
+};
+// `array` (row-major, its dtype, native byte order) as dataset `name` below `loc`.
+void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,
+                   const DatasetOptions& options = {});
+
+// Attributes of an object: a string, or a small numeric array.
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, const NDArray& value);
+// nullopt when the attribute does not exist.
+std::optional<std::string> read_string_attribute(const Context& ctx, hid_t obj, const std::string& name);
+std::optional<NDArray> read_attribute(const Context& ctx, hid_t obj, const std::string& name);
+
+}  // namespace meshioplusplus::io::hdf5
+
+#endif  // MESHIOPP_HAVE_HDF5

@@ -1,0 +1,106 @@
+// meshio++ tests: the HDF5 toolkit (src/core/io/hdf5.hpp): datasets of every dtype round
+// trip with their shape, gzip chunking, attributes, and errors that name the file and the
+// dataset path without HDF5 printing its error stack.
+#include <gtest/gtest.h>
+
+#ifdef MESHIOPP_HAVE_HDF5
+
+#include <cstdio>
+#include <filesystem>
+
+#include "core/io/hdf5.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+namespace h5 = meshioplusplus::io::hdf5;
+using meshioplusplus::DType;
+using meshioplusplus::NDArray;
+using testsupport::tmp_path;
+
+std::size_t file_size(const std::string& path) { return std::filesystem::file_size(path); }
+
+TEST(Hdf5Toolkit, DatasetsOfEveryDtypeRoundTripWithTheirShape) {
+  const std::string path = tmp_path("hdf5_dtypes.h5");
+  const h5::Context wctx{"test", path, true};
+  const std::vector<DType> dtypes = {DType::int8, DType::int16, DType::int32, DType::int64, DType::uint8,
+                                     DType::uint16, DType::uint32, DType::uint64, DType::float32, DType::float64};
+  {
+    h5::Handle file = h5::create_file(wctx, path);
+    for (DType dt : dtypes) {
+      NDArray a = NDArray::uninit(dt, {4, 3});
+      meshioplusplus::visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        for (std::size_t i = 0; i < 12; ++i) a.data<T>()[i] = static_cast<T>(i * 7 % 11);
+      });
+      h5::write_dataset(wctx, file.get(), "/group/" + std::string(meshioplusplus::dtype_name(dt)), a,
+                        {dt == DType::float64 ? 4 : -1, dt == DType::float64, 64});
+    }
+  }
+  const h5::Context rctx{"test", path, false};
+  h5::Handle file = h5::open_file(rctx);
+  for (DType dt : dtypes) {
+    NDArray a = h5::read_dataset(rctx, file.get(), "/group/" + std::string(meshioplusplus::dtype_name(dt)), file_size(path));
+    EXPECT_EQ(a.dtype(), dt);
+    EXPECT_EQ(a.shape(), (NDArray::Shape{4, 3}));
+    for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(a.value_as_int64(i), static_cast<std::int64_t>(i * 7 % 11));
+  }
+}
+
+TEST(Hdf5Toolkit, AttributesRoundTrip) {
+  const std::string path = tmp_path("hdf5_attributes.h5");
+  {
+    const h5::Context ctx{"test", path, true};
+    h5::Handle file = h5::create_file(ctx, path);
+    h5::Handle group = h5::create_group(ctx, file.get(), "/a/b");
+    h5::write_attribute(ctx, group.get(), "name", std::string_view("tetra"));
+    h5::write_attribute(ctx, group.get(), "values", NDArray::from_vector<std::int32_t>({3, 1, 2}));
+  }
+  const h5::Context ctx{"test", path, false};
+  h5::Handle file = h5::open_file(ctx);
+  EXPECT_TRUE(h5::exists(file.get(), "/a/b"));
+  EXPECT_FALSE(h5::exists(file.get(), "/a/c/d"));
+  h5::Handle group = h5::open_group(ctx, file.get(), "/a/b");
+  EXPECT_EQ(h5::read_string_attribute(ctx, group.get(), "name"), std::optional<std::string>("tetra"));
+  EXPECT_FALSE(h5::read_string_attribute(ctx, group.get(), "missing").has_value());
+  auto values = h5::read_attribute(ctx, group.get(), "values");
+  ASSERT_TRUE(values.has_value());
+  EXPECT_EQ(values->dtype(), DType::int32);
+  EXPECT_EQ(values->value_as_int64(2), 2);
+}
+
+TEST(Hdf5Toolkit, ErrorsNameTheFileAndTheDatasetAndHdf5PrintsNothing) {
+  const std::string path = tmp_path("hdf5_errors.h5");
+  {
+    const h5::Context ctx{"test", path, true};
+    h5::Handle file = h5::create_file(ctx, path);
+    h5::write_dataset(ctx, file.get(), "x", NDArray::from_vector<double>({1, 2}));
+  }
+  const h5::Context ctx{"fmt", path, false};
+  h5::Handle file = h5::open_file(ctx);
+  testing::internal::CaptureStderr();
+  try {
+    h5::read_dataset(ctx, file.get(), "/nope/y", file_size(path));
+    FAIL() << "no error";
+  } catch (const meshioplusplus::ReadError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("fmt: " + path), std::string::npos) << m;
+    EXPECT_NE(m.find("/nope/y"), std::string::npos) << m;
+  }
+  // A declared size larger than the file holds is refused before allocating.
+  try {
+    h5::read_dataset(ctx, file.get(), "/x", 4);
+    FAIL() << "no error";
+  } catch (const meshioplusplus::ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("stored bytes but the file has 4"), std::string::npos) << e.what();
+  }
+  const std::string text = tmp_path("hdf5_not.h5");
+  testsupport::spit(text, "not an HDF5 file");
+  const h5::Context tctx{"fmt", text, false};
+  EXPECT_THROW(h5::open_file(tctx), meshioplusplus::ReadError);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+}  // namespace
+
+#endif  // MESHIOPP_HAVE_HDF5
