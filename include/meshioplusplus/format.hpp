@@ -24,6 +24,9 @@ struct Format {
   std::vector<std::string> extensions;  // {".msh"}
   Mesh (*read)(const std::string& path, const Options& options) = nullptr;
   void (*write)(const std::string& path, const Mesh& mesh, const Options& options) = nullptr;
+  // Collections of several files (pvtu, pvtp): one piece file per mesh plus the collection
+  // file at `path`; nullptr for every other format.
+  void (*write_pieces)(const std::string& path, const std::vector<Mesh>& pieces, const Options& options) = nullptr;
 };
 
 // Every registered format, in registration order.
@@ -48,6 +51,10 @@ std::vector<std::string> write_format_aliases();
 // Validates `mesh` and writes it atomically to `path`.
 void write(const std::string& path, const Mesh& mesh, const std::string& format = "",
            const Options& options = {});
+// Validates each piece and writes them as one collection (a format with write_pieces:
+// pvtu, pvtp); std::invalid_argument for any other format. Python: write(..., pieces=[...]).
+void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format = "",
+                  const Options& options = {});
 
 // Typed access to Options that remembers which keys were used, so finish() can reject the
 // rest by name: a misspelt keyword is an error, never silently ignored.

@@ -138,6 +138,28 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
   for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
 }
 
+void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format,
+                  const Options& options) {
+  const Format& f = format_for(path, format, true);
+  if (!f.write_pieces) throw std::invalid_argument("format '" + f.name + "' does not write pieces (pvtu and pvtp do)");
+  if (pieces.empty()) throw std::invalid_argument(f.name + ": pieces is empty (give at least one mesh)");
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    try {
+      pieces[i].validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("piece " + std::to_string(i) + ": " + e.what());
+    }
+  }
+  take_warnings();
+  try {
+    f.write_pieces(path, pieces, options);
+  } catch (const WriteError& e) {
+    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
+    throw WriteError(naming_the_file(f.name, path, e.what()));
+  }
+  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+}
+
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {
   const long long requested = get_int("threads", 0);
   if (requested < 0) throw std::invalid_argument(format_ + ": option 'threads': expected a count >= 0, found " + std::to_string(requested));

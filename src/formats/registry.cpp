@@ -10,6 +10,9 @@
 #include "formats/obj/obj.hpp"
 #include "formats/off/off.hpp"
 #include "formats/ply/ply.hpp"
+#include "formats/pvd/pvd.hpp"
+#include "formats/pvtp/pvtp.hpp"
+#include "formats/pvtu/pvtu.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
 #include "formats/unv/unv.hpp"
@@ -33,6 +36,9 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      pvtu_format(),
+      pvtp_format(),
+      pvd_format(),
   };
   return all;
 }

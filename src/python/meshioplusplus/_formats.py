@@ -9,6 +9,7 @@ become "_").
 """
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 import types
@@ -21,6 +22,11 @@ def module_name(format_name: str) -> str:
     """The attribute (and submodule) name of a format."""
     name = re.sub(r"\W", "_", format_name)
     return "_" + name if name[:1].isdigit() else name
+
+
+# What meshio (or the format) has beyond read/write: a private module whose __all__ joins
+# the format's submodule (meshioplusplus.pvd.TimeSeriesWriter).
+EXTRAS = {"pvd": "._pvd"}
 
 
 def _format_module(package: str, format_name: str, extensions) -> types.ModuleType:
@@ -43,6 +49,11 @@ def _format_module(package: str, format_name: str, extensions) -> types.ModuleTy
     mod.read, mod.write = read_format, write_format
     mod.FORMAT = format_name
     mod.__all__ = ["read", "write"]
+    if format_name in EXTRAS:
+        extra = importlib.import_module(EXTRAS[format_name], package)
+        for name in extra.__all__:
+            setattr(mod, name, getattr(extra, name))
+        mod.__all__ += list(extra.__all__)
     return mod
 
 
