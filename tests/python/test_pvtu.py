@@ -112,36 +112,20 @@ def test_pieces_are_what_vtk_reads(tmp_path, n, mode):
 
 
 def vtk_write_pvtu(grid, path, n):
-    """`grid` cut into n cell ranges and written the way VTK writes a partitioned grid: piece
-    files by vtkXMLUnstructuredGridWriter, piece 0 and the summary by
-    vtkXMLPUnstructuredGridWriter (NumberOfPieces n, StartPiece = EndPiece = 0,
-    UseSubdirectory on, as ParaView writes)."""
-    bounds = np.linspace(0, grid.GetNumberOfCells(), n + 1).astype(int)
-
-    def piece(k):
-        ids = vtk.vtkIdList()
-        for c in range(bounds[k], bounds[k + 1]):
-            ids.InsertNextId(c)
-        extract = vtk.vtkExtractCells()
-        extract.SetInputData(grid)
-        extract.SetCellList(ids)
-        extract.Update()
-        return extract.GetOutput()
-
-    (path.parent / path.stem).mkdir(exist_ok=True)
-    for k in range(1, n):
-        w = vtk.vtkXMLUnstructuredGridWriter()
-        w.SetInputData(piece(k))
-        w.SetFileName(str(path.parent / path.stem / f"{path.stem}_{k}.vtu"))
-        assert w.Write() == 1
+    """`grid` written by vtkXMLPUnstructuredGridWriter in n pieces (StartPiece 0, EndPiece
+    n - 1, UseSubdirectory on, as ParaView writes), each piece cut by
+    vtkExtractUnstructuredGridPiece, which answers the writer's piece requests."""
+    producer = vtk.vtkTrivialProducer()
+    producer.SetOutput(grid)
+    extract = vtk.vtkExtractUnstructuredGridPiece()
+    extract.SetInputConnection(producer.GetOutputPort())
     w = vtk.vtkXMLPUnstructuredGridWriter()
-    w.SetInputData(piece(0))
+    w.SetInputConnection(extract.GetOutputPort())
     w.SetFileName(str(path))
     w.SetNumberOfPieces(n)
     w.SetStartPiece(0)
-    w.SetEndPiece(0)
+    w.SetEndPiece(n - 1)
     w.SetUseSubdirectory(1)
-    w.SetWriteSummaryFile(1)
     assert w.Write() == 1
     return path
 
@@ -151,8 +135,11 @@ def test_we_read_the_pvtu_vtk_writes(tmp_path, n):
     mio.write(tmp_path / "src.vtu", grid_mesh())
     path = vtk_write_pvtu(oracle.vtk_grid_from_file(tmp_path / "src.vtu"), tmp_path / "v.pvtu", n)
     assert len(list((tmp_path / "v").glob("v_*.vtu"))) == n
+    assert len(ET.parse(path).getroot().findall(".//Piece")) == n
     vtk_view = oracle.vtk_read(path)
     assert len(vtk_view["cells"]) == len(grid_mesh().cells[0]) + len(grid_mesh().cells[1])
+    sizes = [len(mio.read(path, piece=k).points) for k in range(n)]
+    assert len(vtk_view["points"]) == sum(sizes) and (n == 1 or max(sizes) < len(grid_mesh().points))  # real pieces
     oracle.assert_flat_equal(vtk_view, oracle.flat_from_mesh(mio.read(path)), field_data=False)
 
 

@@ -217,7 +217,6 @@ Mesh read(const std::string& path, const Options& options, const Kind& kind) {
     throw std::invalid_argument(std::string(kind.format) + ": option 'piece': " + std::to_string(*only) + " is past the last piece (the file has " +
                                 std::to_string(pieces.size()) + ", numbered from 0)");
 
-  const Format& piece_format = find_format(kind.piece_format);
   std::vector<Mesh> meshes;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     if (only && k != *only) continue;
@@ -229,7 +228,7 @@ Mesh read(const std::string& path, const Options& options, const Kind& kind) {
     if (!fs::is_regular_file(file_path, ec))
       cur.fail_at("piece " + std::to_string(k) + ": Source \"" + *source + "\" is not a file (looked for " + file_path + ")",
                   piece.begin);
-    Mesh m = piece_format.read(file_path, piece_options);
+    Mesh m = find_format(kind.piece_format).read(file_path, piece_options);
     keep_declared(m.point_data, point_decls, "point data", "PPointData", k, *source, cur, piece);
     keep_declared(m.cell_data, cell_decls, "cell data", "PCellData", k, *source, cur, piece);
     meshes.push_back(std::move(m));
