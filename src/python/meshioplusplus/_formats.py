@@ -50,7 +50,7 @@ def _format_module(package: str, format_name: str, extensions) -> types.ModuleTy
     mod.FORMAT = format_name
     mod.__all__ = ["read", "write"]
     if format_name in EXTRAS:
-        extra = importlib.import_module(EXTRAS[format_name], package)
+        extra = importlib.import_module(EXTRAS[format_name], __package__)
         for name in extra.__all__:
             setattr(mod, name, getattr(extra, name))
         mod.__all__ += list(extra.__all__)
