@@ -17,6 +17,10 @@
 #include "formats/su2/su2.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
+#include "formats/vti/vti.hpp"
+#include "formats/vtp/vtp.hpp"
+#include "formats/vtr/vtr.hpp"
+#include "formats/vts/vts.hpp"
 #include "formats/vtu/vtu.hpp"
 
 namespace meshioplusplus {
@@ -36,6 +40,10 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      vtp_format(),
+      vts_format(),
+      vtr_format(),
+      vti_format(),
       pvtu_format(),
       pvtp_format(),
       pvd_format(),

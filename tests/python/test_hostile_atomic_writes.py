@@ -28,6 +28,10 @@ FSIZE_LIMIT = 64 << 10
 ENCODINGS = {
     "gmsh": [{}, {"binary": False}, {"fmt_version": "2.2"}, {"fmt_version": "2.2", "binary": False}],
     "vtu": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}, {"compression": "None"}],
+    "vtp": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}],
+    "vts": [{}, {"binary": False}, {"data_mode": "appended", "compression": "None"}],
+    "vtr": [{}, {"data_mode": "appended"}],
+    "vti": [{}, {"binary": False}],
     "vtk": [{}, {"binary": False}, {"fmt_version": "4.2"}, {"fmt_version": "4.2", "binary": False}],
     "ply": [{}, {"binary": False}],
     "stl": [{}, {"binary": True}],
@@ -39,8 +43,25 @@ ENCODINGS = {
 }
 
 
-def big_mesh(seed=0) -> mio.Mesh:
+# vts, vtr and vti write only structured meshes (a logical grid of hexahedra).
+GRID_FORMATS = {"vts", "vtr", "vti"}
+
+
+def grid_mesh(n, seed=0) -> mio.Mesh:
+    """n^3 points on a unit-spaced grid, VTK's hexahedra, random point data (compresses poorly)."""
+    rng = np.random.default_rng(seed)
+    i, j, k = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
+    points = np.column_stack([i.ravel(order="F"), j.ravel(order="F"), k.ravel(order="F")]).astype(float)
+    c = np.array([(a + n * (b + n * d)) for d in range(n - 1) for b in range(n - 1) for a in range(n - 1)])
+    hexes = np.column_stack([c, c + 1, c + 1 + n, c + n])
+    hexes = np.column_stack([hexes, hexes + n * n])
+    return mio.Mesh(points, [("hexahedron", hexes)], point_data={"u": rng.random(len(points))})
+
+
+def big_mesh(seed=0, fmt=None) -> mio.Mesh:
     """~1 MiB in any encoding: random points compress poorly."""
+    if fmt in GRID_FORMATS:
+        return grid_mesh(40, seed)
     rng = np.random.default_rng(seed)
     n = 20000
     points = rng.random((n, 3))
@@ -48,7 +69,9 @@ def big_mesh(seed=0) -> mio.Mesh:
     return mio.Mesh(points, [("triangle", tris)], point_data={"u": rng.random(n)})
 
 
-def small_mesh() -> mio.Mesh:
+def small_mesh(fmt=None) -> mio.Mesh:
+    if fmt in GRID_FORMATS:
+        return grid_mesh(2)
     return mio.Mesh(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]), [("triangle", np.array([[0, 1, 2]]))])
 
 
@@ -139,7 +162,14 @@ def late_exodus() -> mio.Mesh:
     return m
 
 
-LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
+def late_grid() -> mio.Mesh:
+    # Valid cells that are not the grid's: found while matching the grid, before the file opens.
+    m = grid_mesh(40)
+    m.cells[0].data[0] = m.cells[0].data[1]
+    return m
+
+
+LATE_FAILURES = {"vtp": late_vtu, "vts": late_grid, "vtr": late_grid, "vti": late_grid, "gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
                  # collections: their piece writer (vtu, vtp) rejects the data; the
@@ -159,7 +189,7 @@ def encodings(fmt):
 def original(tmp_path: Path, fmt: str) -> tuple[Path, bytes]:
     ext = mio.formats()[fmt]["extensions"][0]
     target = tmp_path / f"precious{ext}"
-    mio.write(target, small_mesh(), fmt)
+    mio.write(target, small_mesh(fmt), fmt)
     return target, target.read_bytes()
 
 
@@ -178,7 +208,7 @@ def test_an_io_error_midway_leaves_the_existing_file_intact(fmt, k, tmp_path):
     options = encodings(fmt)[k]
     # The same write without a limit produces far more than FSIZE_LIMIT bytes.
     probe = tmp_path / ("probe" + target.suffix)
-    mio.write(probe, big_mesh(), fmt, **options)
+    mio.write(probe, big_mesh(fmt=fmt), fmt, **options)
     # Collections (pvtu, pvd) write their data beside the target: count every file written.
     assert sum(p.stat().st_size for p in tmp_path.rglob("probe*") if p.is_file()) > 4 * FSIZE_LIMIT
     probe.unlink()
@@ -187,7 +217,7 @@ def test_an_io_error_midway_leaves_the_existing_file_intact(fmt, k, tmp_path):
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         import meshioplusplus as mio
         from test_hostile_atomic_writes import big_mesh
-        mesh = big_mesh()
+        mesh = big_mesh(fmt={fmt!r})
         resource.setrlimit(resource.RLIMIT_FSIZE, ({FSIZE_LIMIT}, {FSIZE_LIMIT}))  # Python ignores SIGXFSZ
         try:
             mio.write({str(target)!r}, mesh, {fmt!r}, **{options!r})
@@ -206,7 +236,7 @@ def test_an_io_error_midway_leaves_the_existing_file_intact(fmt, k, tmp_path):
 @pytest.mark.parametrize("fmt", hostile.writable_formats())
 def test_a_mesh_failing_validation_leaves_the_existing_file_intact(fmt, tmp_path):
     target, before = original(tmp_path, fmt)
-    bad = big_mesh()
+    bad = big_mesh(fmt=fmt)
     bad.cells[0].data[-1, 0] = len(bad.points)  # out of range
     for options in encodings(fmt):
         with pytest.raises((ValueError, mio.WriteError)):
@@ -232,7 +262,7 @@ def test_data_rejected_late_leaves_the_existing_file_intact(fmt, tmp_path):
 def test_a_missing_folder_is_a_write_error_and_creates_nothing(fmt, tmp_path):
     target = tmp_path / "no-such-folder" / ("x" + mio.formats()[fmt]["extensions"][0])
     with pytest.raises(mio.WriteError):
-        mio.write(target, small_mesh(), fmt)
+        mio.write(target, small_mesh(fmt), fmt)
     assert not target.parent.exists()
     assert sorted(os.listdir(tmp_path)) == []
 
@@ -240,11 +270,11 @@ def test_a_missing_folder_is_a_write_error_and_creates_nothing(fmt, tmp_path):
 @pytest.mark.parametrize("fmt", hostile.writable_formats())
 def test_a_successful_write_replaces_the_file_and_leaves_no_temporary(fmt, tmp_path):
     target, before = original(tmp_path, fmt)
-    mio.write(target, big_mesh(), fmt)
+    mio.write(target, big_mesh(fmt=fmt), fmt)
     if fmt not in LISTS_ONLY:
         assert target.read_bytes() != before
     assert_untouched(target, target.read_bytes())
-    expected = len(big_mesh().points)
+    expected = len(big_mesh(fmt=fmt).points)
     if fmt == "stl":  # STL stores facet corners: only the points some triangle uses come back
         expected = len(np.unique(big_mesh().cells[0].data))
     assert len(mio.read(target, fmt).points) == expected

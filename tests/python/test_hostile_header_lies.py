@@ -156,6 +156,45 @@ VTU = {
                       + b'" format="ascii">1 2 3</DataArray>\n</PointData>\n'), 1),
 }
 
+# --- vtp, vts, vtr, vti ----------------------------------------------------------------
+def vtp(npoints=3, npolys=1, points=POINTS_ASCII, offsets=b"3"):
+    return (b'<?xml version="1.0"?>\n<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n'
+            b'<PolyData>\n<Piece NumberOfPoints="' + n(npoints) + b'" NumberOfPolys="' + n(npolys) + b'">\n<Points>\n'
+            + points + b"\n</Points>\n<Polys>\n"
+            b'<DataArray type="Int64" Name="connectivity" format="ascii">0 1 2</DataArray>\n'
+            b'<DataArray type="Int64" Name="offsets" format="ascii">' + offsets + b"</DataArray>\n</Polys>\n"
+            b"</Piece>\n</PolyData>\n</VTKFile>\n")
+
+
+VTP = {
+    "NumberOfPoints": (lambda v: vtp(npoints=v), 3),
+    "NumberOfPolys": (lambda v: vtp(npolys=v), 1),
+    "offsets": (lambda v: vtp(offsets=n(v)), 3),
+    "binary block byte count": (lambda v: vtp(points=b64_points(u64(v), XYZ)), len(XYZ)),
+}
+
+
+def structured_xml(kind, last, piece_last=None):
+    """A 3 x 1 x 1 grid (x extent 0..last) of `kind`; `piece_last` lies in the Piece only."""
+    whole = b"0 " + n(last) + b" 0 0 0 0"
+    piece = b"0 " + n(last if piece_last is None else piece_last) + b" 0 0 0 0"
+    body = {"StructuredGrid": b"<Points>\n" + POINTS_ASCII + b"\n</Points>\n",
+            "RectilinearGrid": b'<Coordinates>\n<DataArray type="Float64" format="ascii">0 1 2</DataArray>\n'
+                               b'<DataArray type="Float64" format="ascii">0</DataArray>\n'
+                               b'<DataArray type="Float64" format="ascii">0</DataArray>\n</Coordinates>\n',
+            "ImageData": b""}[kind]
+    attrs = b' Origin="0 0 0" Spacing="1 1 1"' if kind == "ImageData" else b""
+    return (b'<?xml version="1.0"?>\n<VTKFile type="' + kind.encode() + b'" version="1.0">\n<' + kind.encode()
+            + b' WholeExtent="' + whole + b'"' + attrs + b'>\n<Piece Extent="' + piece + b'">\n'
+            + b'<PointData>\n<DataArray type="Float64" Name="u" format="ascii">1 2 3</DataArray>\n</PointData>\n'
+            + body + b"</Piece>\n</" + kind.encode() + b">\n</VTKFile>\n")
+
+
+def structured_cases(kind):
+    return {"WholeExtent": (lambda v: structured_xml(kind, v), 2),
+            "Piece Extent": (lambda v: structured_xml(kind, 2, piece_last=v), 2)}
+
+
 # --- vtk (legacy) -----------------------------------------------------------------------
 VTK_HEAD = b"# vtk DataFile Version 4.2\nheader lie\nASCII\nDATASET UNSTRUCTURED_GRID\n"
 VTK_HEAD_B = b"# vtk DataFile Version 4.2\nheader lie\nBINARY\nDATASET UNSTRUCTURED_GRID\n"
@@ -429,7 +468,7 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-# --- pvtu, pvd: collections --------------------------------------------------------------
+# --- pvtu, pvtp, pvd: collections --------------------------------------------------------------
 # A collection declares no counts of its own (NumberOfComponents of its PDataArrays, checked
 # against the pieces); the counts are its pieces'. The pieces are written beside the cases'
 # files, in one folder made at import, and named by absolute path.
@@ -445,11 +484,12 @@ def piece_file(data: bytes, ext: str = ".vtu") -> bytes:
 U_DATA = b'<PointData>\n<DataArray type="Float64" Name="u" format="ascii">1 2 3</DataArray>\n</PointData>\n'
 
 
-def pvtu(piece: bytes, components=1) -> bytes:
-    return (b'<?xml version="1.0"?>\n<VTKFile type="PUnstructuredGrid" version="1.0">\n<PUnstructuredGrid GhostLevel="0">\n'
-            b'<PPointData><PDataArray type="Float64" Name="u" NumberOfComponents="' + n(components) + b'"/></PPointData>\n'
-            b'<PPoints><PDataArray type="Float64" Name="Points" NumberOfComponents="3"/></PPoints>\n'
-            b'<Piece Source="' + piece_file(piece) + b'"/>\n</PUnstructuredGrid>\n</VTKFile>\n')
+def pvtu(piece: bytes, components=1, grid=b"PUnstructuredGrid", ext=".vtu") -> bytes:
+    declared = (b'<PPointData><PDataArray type="Float64" Name="u" NumberOfComponents="' + n(components) + b'"/></PPointData>\n'
+                if components is not None else b"")
+    return (b'<?xml version="1.0"?>\n<VTKFile type="' + grid + b'" version="1.0">\n<' + grid + b' GhostLevel="0">\n' + declared
+            + b'<PPoints><PDataArray type="Float64" Name="Points" NumberOfComponents="3"/></PPoints>\n'
+            b'<Piece Source="' + piece_file(piece, ext) + b'"/>\n</' + grid + b'>\n</VTKFile>\n')
 
 
 def pvd(piece: bytes, part=0) -> bytes:
@@ -462,14 +502,19 @@ PVTU = {
     "piece NumberOfPoints": (lambda v: pvtu(vtu(npoints=v, point_data=U_DATA)), 3),
     "piece NumberOfCells": (lambda v: pvtu(vtu(ncells=v, point_data=U_DATA)), 1),
 }
+PVTP = {
+    "piece NumberOfPoints": (lambda v: pvtu(vtp(npoints=v), None, b"PPolyData", ".vtp"), 3),
+    "piece NumberOfPolys": (lambda v: pvtu(vtp(npolys=v), None, b"PPolyData", ".vtp"), 1),
+}
 PVD = {
     "dataset NumberOfPoints": (lambda v: pvd(vtu(npoints=v)), 3),
     # A part is a label, not a count: a huge one reads (or overflows to ReadError).
     "sparse part": (lambda v: pvd(vtu(), part=v), 0),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS,
-         "pvtu": PVTU, "pvd": PVD}
+CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
+         "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS,
+         "pvtu": PVTU, "pvtp": PVTP, "pvd": PVD}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

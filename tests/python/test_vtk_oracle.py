@@ -63,7 +63,11 @@ def vtk_read(path, legacy: bool | None = None):
     reader.SetFileName(path)
     reader.Update()
     assert not errors.messages, f"VTK reported errors reading {path}"
-    grid = reader.GetOutput()
+    return vtk_flat(reader.GetOutput())
+
+
+def vtk_flat(grid):
+    """A vtkUnstructuredGrid (or any dataset with cells and points) as flat arrays."""
     n = grid.GetNumberOfCells()
     cells = []
     for i in range(n):

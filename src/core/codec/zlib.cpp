@@ -1,7 +1,12 @@
-// meshio++ core codec: zlib blocks (see zlib.hpp).
+// meshio++ core codec: zlib blocks (see zlib.hpp), through zlib, libdeflate or ISA-L.
+// libdeflate: https://github.com/ebiggers/libdeflate (libdeflate.h)
+// ISA-L igzip: https://github.com/intel/isa-l (include/igzip_lib.h)
 #include "core/codec/zlib.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include "core/parallel.hpp"
@@ -9,16 +14,34 @@
 #if MESHIOPP_HAVE_ZLIB
 #include <zlib.h>
 #endif
+#if MESHIOPP_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+#if MESHIOPP_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 namespace meshioplusplus::codec {
 
+namespace {
+
+// The messages every engine gives for the same fault, so errors do not depend on the build.
+std::string too_long(std::size_t dst_nbytes) {
+  return "the block decompresses to more than the " + std::to_string(dst_nbytes) + " bytes the header declares";
+}
+std::string too_short(std::size_t made, std::size_t dst_nbytes) {
+  return "the block decompresses to " + std::to_string(made) + " bytes, the header declares " + std::to_string(dst_nbytes);
+}
+const char* const kEndsEarly = "the compressed block ends early";
+
+[[noreturn]] void not_built(ZlibEngine e) {
+  throw std::invalid_argument("meshio++ was built without " + zlib_engine_name(e));
+}
+
 #if MESHIOPP_HAVE_ZLIB
-
-bool zlib_available() { return true; }
-
-std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
-  // One inflate() call over the whole block: the output size is known exactly, so there
-  // is no intermediate buffer and nothing is written past dst + dst_nbytes.
+std::string inflate_zlib(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  // One inflate() call per 1 GiB: the output size is known exactly, so there is no
+  // intermediate buffer and nothing is written past dst + dst_nbytes.
   z_stream zs{};
   if (inflateInit(&zs) != Z_OK) return "zlib inflateInit failed";
   std::string err;
@@ -39,50 +62,258 @@ std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std
     if (rc == Z_STREAM_END) break;
     if (rc == Z_OK && (used_in > 0 || made > 0)) continue;
     if (rc == Z_BUF_ERROR || rc == Z_OK) {
-      err = out_left == 0 ? "the block decompresses to more than the " + std::to_string(dst_nbytes) + " bytes the header declares"
-                          : "the compressed block ends early";
+      err = out_left == 0 ? too_long(dst_nbytes) : kEndsEarly;
     } else {
       err = std::string("zlib: ") + (zs.msg ? zs.msg : "corrupt data");
     }
     break;
   }
   inflateEnd(&zs);
-  if (err.empty() && out_left != 0)
-    err = "the block decompresses to " + std::to_string(dst_nbytes - out_left) + " bytes, the header declares " +
-          std::to_string(dst_nbytes);
+  if (err.empty() && out_left != 0) err = too_short(dst_nbytes - out_left, dst_nbytes);
   return err;
 }
 
-std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle) {
+std::vector<unsigned char> compress_zlib(const void* data, std::size_t nbytes, int level, bool rle) {
   z_stream zs{};
   if (deflateInit2(&zs, level, Z_DEFLATED, 15, 8, rle ? Z_RLE : Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("zlib deflateInit2 failed");
   std::vector<unsigned char> out(deflateBound(&zs, static_cast<uLong>(nbytes)));
-  zs.next_in = const_cast<Bytef*>(static_cast<const Bytef*>(data));
-  zs.avail_in = static_cast<uInt>(nbytes);
+  const auto* in = static_cast<const Bytef*>(data);
+  std::size_t in_left = nbytes;
   zs.next_out = out.data();
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&zs, Z_FINISH);  // one call: the output buffer holds the bound
-  const std::size_t produced = out.size() - zs.avail_out;
+  zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size(), 1u << 30));
+  int rc = Z_OK;
+  do {  // input in chunks of at most 1 GiB (avail_in is 32-bit); the output holds the bound
+    const uInt chunk = static_cast<uInt>(std::min<std::size_t>(in_left, 1u << 30));
+    zs.next_in = const_cast<Bytef*>(in);
+    zs.avail_in = chunk;
+    in_left -= chunk, in += chunk;
+    const std::size_t out_used = static_cast<std::size_t>(zs.next_out - out.data());
+    zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - out_used, 1u << 30));
+    rc = deflate(&zs, in_left == 0 ? Z_FINISH : Z_NO_FLUSH);
+  } while (in_left > 0 && rc == Z_OK);
+  const std::size_t produced = static_cast<std::size_t>(zs.next_out - out.data());
   deflateEnd(&zs);
   if (rc != Z_STREAM_END) throw std::runtime_error("zlib deflate failed (" + std::to_string(rc) + ")");
   out.resize(produced);
   return out;
 }
-
-#else
-
-bool zlib_available() { return false; }
-
-std::string zlib_inflate(const void*, std::size_t, void*, std::size_t) {
-  throw std::runtime_error("meshio++ was built without zlib");
-}
-
-std::vector<unsigned char> zlib_compress(const void*, std::size_t, int, bool) {
-  throw std::runtime_error("meshio++ was built without zlib");
-}
-
 #endif
+
+#if MESHIOPP_HAVE_LIBDEFLATE
+// libdeflate's (de)compressors hold tables worth reusing; one per thread (and per level),
+// freed with the thread.
+struct LibdeflateState {
+  libdeflate_decompressor* decompressor = nullptr;
+  std::array<libdeflate_compressor*, 13> compressors{};
+  ~LibdeflateState() {
+    if (decompressor) libdeflate_free_decompressor(decompressor);
+    for (auto* c : compressors)
+      if (c) libdeflate_free_compressor(c);
+  }
+};
+thread_local LibdeflateState libdeflate_state;
+
+std::string inflate_libdeflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  auto& d = libdeflate_state.decompressor;
+  if (!d && !(d = libdeflate_alloc_decompressor())) throw std::bad_alloc();
+  std::size_t made = 0;
+  switch (libdeflate_zlib_decompress(d, src, src_nbytes, dst, dst_nbytes, &made)) {
+    case LIBDEFLATE_SUCCESS: return made == dst_nbytes ? "" : too_short(made, dst_nbytes);
+    case LIBDEFLATE_INSUFFICIENT_SPACE: return too_long(dst_nbytes);
+    case LIBDEFLATE_SHORT_OUTPUT: return too_short(made, dst_nbytes);
+    default: return "zlib: corrupt or truncated data (libdeflate)";
+  }
+}
+
+std::vector<unsigned char> compress_libdeflate(const void* data, std::size_t nbytes, int level) {
+  level = level < 0 ? 6 : std::min(level, 12);
+  auto& c = libdeflate_state.compressors[static_cast<std::size_t>(level)];
+  if (!c && !(c = libdeflate_alloc_compressor(level))) throw std::bad_alloc();
+  std::vector<unsigned char> out(libdeflate_zlib_compress_bound(c, nbytes));
+  const std::size_t produced = libdeflate_zlib_compress(c, data, nbytes, out.data(), out.size());
+  if (produced == 0) throw std::runtime_error("libdeflate compression failed");
+  out.resize(produced);
+  return out;
+}
+#endif
+
+#if MESHIOPP_HAVE_ISAL
+// igzip's stateless calls take 32-bit sizes: larger buffers go to another engine.
+constexpr std::size_t kIsalMaxBytes = std::size_t{1} << 31;
+
+std::string inflate_isal(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  inflate_state st;
+  isal_inflate_init(&st);
+  st.crc_flag = ISAL_ZLIB;
+  st.next_in = const_cast<std::uint8_t*>(static_cast<const std::uint8_t*>(src));
+  st.avail_in = static_cast<std::uint32_t>(src_nbytes);
+  st.next_out = static_cast<std::uint8_t*>(dst);
+  st.avail_out = static_cast<std::uint32_t>(dst_nbytes);
+  const int rc = isal_inflate_stateless(&st);
+  const std::size_t made = dst_nbytes - st.avail_out;
+  switch (rc) {
+    case ISAL_DECOMP_OK: return made == dst_nbytes ? "" : too_short(made, dst_nbytes);
+    case ISAL_OUT_OVERFLOW: return too_long(dst_nbytes);
+    case ISAL_END_INPUT: return kEndsEarly;
+    case ISAL_INCORRECT_CHECKSUM: return "zlib: incorrect data check";
+    default: return "zlib: corrupt data (isa-l " + std::to_string(rc) + ")";
+  }
+}
+
+// ISA-L levels 1..3 (0 is Huffman only); compress_isal serves zlib levels 1..3.
+std::vector<unsigned char> compress_isal(const void* data, std::size_t nbytes, int level) {
+  static constexpr std::array<std::uint32_t, 4> kLevelBuf = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
+                                                               ISAL_DEF_LVL3_DEFAULT};
+  const std::size_t isal_level = static_cast<std::size_t>(std::clamp(level, 1, 3));
+  thread_local std::array<std::unique_ptr<std::uint8_t[]>, 4> level_bufs;
+  auto& buf = level_bufs[isal_level];
+  if (!buf) buf = std::make_unique<std::uint8_t[]>(kLevelBuf[isal_level]);
+  // Incompressible input grows by the stored-block overhead (5 bytes per 64 KiB) + header.
+  std::vector<unsigned char> out(nbytes + nbytes / 1000 + 5 * (nbytes / 65535 + 1) + ISAL_DEF_MAX_HDR_SIZE + 64);
+  isal_zstream zs;
+  isal_deflate_stateless_init(&zs);
+  zs.level = static_cast<std::uint32_t>(isal_level);
+  zs.level_buf = buf.get();
+  zs.level_buf_size = kLevelBuf[isal_level];
+  zs.gzip_flag = IGZIP_ZLIB;
+  zs.end_of_stream = 1;
+  zs.flush = NO_FLUSH;
+  zs.next_in = const_cast<std::uint8_t*>(static_cast<const std::uint8_t*>(data));
+  zs.avail_in = static_cast<std::uint32_t>(nbytes);
+  zs.next_out = out.data();
+  zs.avail_out = static_cast<std::uint32_t>(out.size());
+  const int rc = isal_deflate_stateless(&zs);
+  if (rc != COMP_OK) throw std::runtime_error("isa-l compression failed (" + std::to_string(rc) + ")");
+  out.resize(out.size() - zs.avail_out);
+  return out;
+}
+#endif
+
+}  // namespace
+
+std::vector<ZlibEngine> zlib_engines() {
+  std::vector<ZlibEngine> all;
+#if MESHIOPP_HAVE_ZLIB
+  all.push_back(ZlibEngine::zlib);
+#endif
+#if MESHIOPP_HAVE_LIBDEFLATE
+  all.push_back(ZlibEngine::libdeflate);
+#endif
+#if MESHIOPP_HAVE_ISAL
+  all.push_back(ZlibEngine::isal);
+#endif
+  return all;
+}
+
+bool zlib_available() { return !zlib_engines().empty(); }
+
+std::string zlib_engine_name(ZlibEngine e) {
+  switch (e) {
+    case ZlibEngine::zlib: return "zlib";
+    case ZlibEngine::libdeflate: return "libdeflate";
+    case ZlibEngine::isal: return "isa-l";
+  }
+  return "?";
+}
+
+// The choices follow bench/micro (docs/benchmarks.md, "zlib engines"): libdeflate inflates
+// fastest; ISA-L deflates fastest at the fast levels (1..3, and zlib's Z_RLE speed mode),
+// libdeflate above them (it compresses better than zlib at each level, and faster).
+ZlibEngine zlib_inflate_engine() {
+#if MESHIOPP_HAVE_LIBDEFLATE
+  return ZlibEngine::libdeflate;
+#elif MESHIOPP_HAVE_ISAL
+  return ZlibEngine::isal;
+#else
+  return ZlibEngine::zlib;
+#endif
+}
+
+ZlibEngine zlib_compress_engine(int level, bool rle) {
+  [[maybe_unused]] const bool fast = rle || (level >= 1 && level <= 3);
+#if MESHIOPP_HAVE_ISAL
+  if (fast) return ZlibEngine::isal;
+#endif
+#if MESHIOPP_HAVE_LIBDEFLATE
+  return ZlibEngine::libdeflate;
+#elif MESHIOPP_HAVE_ISAL
+  if (level != 0) return ZlibEngine::isal;  // level 0 (stored) needs zlib
+#endif
+  return ZlibEngine::zlib;
+}
+
+std::string zlib_inflate_with(ZlibEngine e, const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  switch (e) {
+    case ZlibEngine::zlib:
+#if MESHIOPP_HAVE_ZLIB
+      return inflate_zlib(src, src_nbytes, dst, dst_nbytes);
+#else
+      break;
+#endif
+    case ZlibEngine::libdeflate:
+#if MESHIOPP_HAVE_LIBDEFLATE
+      return inflate_libdeflate(src, src_nbytes, dst, dst_nbytes);
+#else
+      break;
+#endif
+    case ZlibEngine::isal:
+#if MESHIOPP_HAVE_ISAL
+      if (src_nbytes < kIsalMaxBytes && dst_nbytes < kIsalMaxBytes) return inflate_isal(src, src_nbytes, dst, dst_nbytes);
+      return "the block is larger than the 2 GiB isa-l inflates at once";
+#else
+      break;
+#endif
+  }
+  not_built(e);
+}
+
+std::vector<unsigned char> zlib_compress_with(ZlibEngine e, const void* data, std::size_t nbytes, int level, bool rle) {
+  if (level < -1 || level > 9) throw std::invalid_argument("zlib level " + std::to_string(level) + " is not in -1..9");
+  switch (e) {
+    case ZlibEngine::zlib:
+#if MESHIOPP_HAVE_ZLIB
+      return compress_zlib(data, nbytes, level, rle);
+#else
+      break;
+#endif
+    case ZlibEngine::libdeflate:
+#if MESHIOPP_HAVE_LIBDEFLATE
+      return compress_libdeflate(data, nbytes, rle ? 1 : level);
+#else
+      break;
+#endif
+    case ZlibEngine::isal:
+#if MESHIOPP_HAVE_ISAL
+      // Level 0 (stored blocks) and buffers past igzip's 32-bit sizes: another engine.
+      if (level != 0 && nbytes < kIsalMaxBytes / 2) return compress_isal(data, nbytes, rle ? 1 : level < 0 ? 3 : level);
+#if MESHIOPP_HAVE_LIBDEFLATE
+      return compress_libdeflate(data, nbytes, level);
+#elif MESHIOPP_HAVE_ZLIB
+      return compress_zlib(data, nbytes, level, rle);
+#else
+      throw std::invalid_argument("isa-l cannot write zlib level 0 (stored) blocks");
+#endif
+#else
+      break;
+#endif
+  }
+  not_built(e);
+}
+
+std::string zlib_inflate(const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
+  if (!zlib_available()) throw std::runtime_error("meshio++ was built without zlib");
+  ZlibEngine engine = zlib_inflate_engine();
+#if MESHIOPP_HAVE_ISAL && MESHIOPP_HAVE_ZLIB
+  if (engine == ZlibEngine::isal && (src_nbytes >= kIsalMaxBytes || dst_nbytes >= kIsalMaxBytes)) engine = ZlibEngine::zlib;
+#endif
+  return zlib_inflate_with(engine, src, src_nbytes, dst, dst_nbytes);
+}
+
+std::vector<unsigned char> zlib_compress(const void* data, std::size_t nbytes, int level, bool rle) {
+  if (!zlib_available()) throw std::runtime_error("meshio++ was built without zlib");
+  return zlib_compress_with(zlib_compress_engine(level, rle), data, nbytes, level, rle);
+}
 
 std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
                                                              std::size_t block_size, int level, unsigned threads,

@@ -1,8 +1,17 @@
 // meshio++ core codec: zlib blocks (RFC 1950 streams), as vtkZLibDataCompressor writes them.
+// https://www.rfc-editor.org/rfc/rfc1950 (zlib), https://www.rfc-editor.org/rfc/rfc1951 (deflate)
 //
-// zlib is optional: CMake defines MESHIOPP_HAVE_ZLIB=1 when it finds it. Without it
-// zlib_available() is false and every other function throws std::runtime_error saying
-// so; the formats check zlib_available() first and raise their own ReadError/WriteError.
+// Three libraries make and read the same standard streams, and differ only in speed
+// (bench/micro/primitives.cpp measures them on mesh arrays; docs/benchmarks.md has the
+// numbers): zlib itself, libdeflate (whole-buffer, Debian libdeflate-dev) and Intel's ISA-L
+// igzip (Debian libisal-dev). VTU blocks are independent whole buffers of known size, the
+// case the latter two are built for. Each is optional at build time (CMake defines
+// MESHIOPP_HAVE_ZLIB / _LIBDEFLATE / _ISAL); zlib_inflate and zlib_compress use the
+// fastest one the build has, and any engine reads any other's streams.
+//
+// Without any of them zlib_available() is false and every other function throws
+// std::runtime_error saying so; the formats check zlib_available() first and raise their
+// own ReadError/WriteError.
 //
 // Untrusted input: zlib_inflate writes at most `dst_nbytes` bytes and reports a stream
 // that is corrupt, ends early, or decodes to a size other than the expected one.
@@ -15,6 +24,21 @@
 namespace meshioplusplus::codec {
 
 bool zlib_available();
+
+enum class ZlibEngine { zlib, libdeflate, isal };
+
+// The engines this build has, and their names ("zlib", "libdeflate", "isa-l").
+std::vector<ZlibEngine> zlib_engines();
+std::string zlib_engine_name(ZlibEngine e);
+// The engines zlib_inflate and zlib_compress use (the fastest built in, as measured).
+ZlibEngine zlib_inflate_engine();
+ZlibEngine zlib_compress_engine(int level, bool rle);
+
+// zlib_inflate / zlib_compress with a given engine (for the micro-benchmarks and the tests
+// that check every engine reads every other's streams); throws std::invalid_argument for
+// an engine the build does not have.
+std::string zlib_inflate_with(ZlibEngine e, const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes);
+std::vector<unsigned char> zlib_compress_with(ZlibEngine e, const void* data, std::size_t nbytes, int level, bool rle = false);
 
 // Inflates the zlib stream src[0, src_nbytes) into exactly dst_nbytes bytes at dst.
 // Returns "" on success, else why it failed.

@@ -1,0 +1,25 @@
+// meshio++ VTI: VTK XML ImageData, read into an unstructured mesh and written from a
+// structured one by the implementation the three structured XML formats share
+// (vtk_common/structured_xml.hpp). User documentation: docs/formats/vtk-xml.md.
+// Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html (XML formats)
+#include "formats/vti/vti.hpp"
+
+#include "formats/vtk_common/structured_xml.hpp"
+
+namespace meshioplusplus {
+
+namespace {
+
+Mesh read_vti(const std::string& path, const Options& options) {
+  return vtk::read_structured_xml(path, options, vtk::GridKind::image);
+}
+
+void write_vti(const std::string& path, const Mesh& mesh, const Options& options) {
+  vtk::write_structured_xml(path, mesh, options, vtk::GridKind::image);
+}
+
+}  // namespace
+
+Format vti_format() { return Format{"vti", {".vti"}, &read_vti, &write_vti}; }
+
+}  // namespace meshioplusplus

@@ -1,0 +1,11 @@
+// meshio++ VTR (VTK XML RectilinearGrid): reader and writer.
+// Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html (XML formats)
+#pragma once
+
+#include "meshioplusplus/format.hpp"
+
+namespace meshioplusplus {
+
+Format vtr_format();
+
+}  // namespace meshioplusplus
