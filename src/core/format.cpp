@@ -113,6 +113,23 @@ std::vector<std::string> write_format_aliases() {
   return out;
 }
 
+namespace {
+
+// Runs `f`'s writer on `path`: a WriteError that does not name the file is made to, and each
+// warning of the write names the format and the file, as errors do (the caller drains them).
+template <class Writer> void run_writer(const Format& f, const std::string& path, const Writer& write_it) {
+  take_warnings();
+  try {
+    write_it();
+  } catch (const WriteError& e) {
+    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
+    throw WriteError(naming_the_file(f.name, path, e.what()));
+  }
+  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+}
+
+}  // namespace
+
 void write(const std::string& path, const Mesh& mesh, const std::string& format_name, const Options& given) {
   std::string format = format_name;
   Options options = given;
@@ -127,15 +144,7 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
   const Format& f = format_for(path, format, true);
   if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
   mesh.validate();
-  take_warnings();
-  try {
-    f.write(path, mesh, options);
-  } catch (const WriteError& e) {
-    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
-    throw WriteError(naming_the_file(f.name, path, e.what()));
-  }
-  // Each note names the format and the file, as errors do; the caller drains them.
-  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+  run_writer(f, path, [&] { f.write(path, mesh, options); });
 }
 
 void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format,
@@ -150,14 +159,7 @@ void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, cons
       throw std::invalid_argument("piece " + std::to_string(i) + ": " + e.what());
     }
   }
-  take_warnings();
-  try {
-    f.write_pieces(path, pieces, options);
-  } catch (const WriteError& e) {
-    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
-    throw WriteError(naming_the_file(f.name, path, e.what()));
-  }
-  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+  run_writer(f, path, [&] { f.write_pieces(path, pieces, options); });
 }
 
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {

@@ -213,4 +213,7 @@ TEST(Pvd, BadCollectionsAreReadErrors) {
   expect_read_error(outcome("<DataSet timestep=\"0\"/>"), "no file attribute");
   expect_read_error(outcome(""), "no DataSet");
   expect_read_error(outcome("<Other/>"), "expected <DataSet>");
+  expect_read_error(outcome("<DataSet file=\"b.pvd\"/>"), "nested collections are not read");
+  spit(dir + "/plain.txt", "not a mesh");
+  expect_read_error(outcome("<DataSet file=\"plain.txt\"/>"), "DataSet file \"plain.txt\": ");
 }

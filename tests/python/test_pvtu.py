@@ -12,6 +12,7 @@ import pytest
 import helpers
 import meshioplusplus as mio
 import test_vtk_oracle as oracle
+from test_vtk_xml import _in_vtk_order, _surface_mesh, ours, vtk_read_xml, vtk_unstructured
 from test_vtu import MESHES, MODES, with_data
 
 vtk = pytest.importorskip("vtk", reason="VTK is the oracle of the parallel XML formats")
@@ -186,8 +187,52 @@ def test_absent_or_inconsistent_pieces_are_read_errors(tmp_path):
         mio.read(tmp_path / "x.pvtu", piece=2)
 
 
-def test_pvtp_collection_parser_without_vtp_pieces(tmp_path):
-    # PVTP shares the collection logic; its pieces need the vtp format (see docs/formats/pvtu.md).
+# --- PVTP: the same collection code over the vtp format ----------------------------------
+
+
+def test_vtk_reads_the_pvtp_we_write(tmp_path):
+    mesh = _surface_mesh()
+    mio.write(tmp_path / "s.pvtp", mesh, binary=False)
+    assert (tmp_path / "s" / "s_0.vtp").is_file()
+    expected = oracle.flat_from_mesh(_in_vtk_order(mesh))
+    expected["field_data"] = {}
+    oracle.assert_flat_equal(expected, vtk_unstructured(vtk_read_xml(vtk.vtkXMLPPolyDataReader, tmp_path / "s.pvtp")))
+    oracle.assert_flat_equal(expected, ours(tmp_path / "s.pvtp"))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_pvtp_pieces_are_what_vtk_reads(tmp_path, n):
+    # Triangles and quads only: VTK's polydata order (verts, lines, polys) is then piece order.
+    pieces = split(grid_mesh(), n)
+    mio.write(tmp_path / "p.pvtp", None, pieces=pieces)
+    expected = flat_of_pieces(pieces)
+    oracle.assert_flat_equal(expected, vtk_unstructured(vtk_read_xml(vtk.vtkXMLPPolyDataReader, tmp_path / "p.pvtp")))
+    oracle.assert_flat_equal(expected, ours(tmp_path / "p.pvtp"))
+    helpers.assert_mesh_equal(pieces[1], mio.read(tmp_path / "p.pvtp", piece=1))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_we_read_the_pvtp_vtk_writes(tmp_path, n):
+    mio.write(tmp_path / "src.vtp", grid_mesh())
+    producer = vtk.vtkTrivialProducer()
+    producer.SetOutput(vtk_read_xml(vtk.vtkXMLPolyDataReader, tmp_path / "src.vtp"))
+    extract = vtk.vtkExtractPolyDataPiece()
+    extract.SetInputConnection(producer.GetOutputPort())
+    w = vtk.vtkXMLPPolyDataWriter()
+    w.SetInputConnection(extract.GetOutputPort())
+    w.SetFileName(str(tmp_path / "v.pvtp"))
+    w.SetNumberOfPieces(n)
+    w.SetStartPiece(0)
+    w.SetEndPiece(n - 1)
+    w.SetUseSubdirectory(1)
+    assert w.Write() == 1
+    assert len(ET.parse(tmp_path / "v.pvtp").getroot().findall(".//Piece")) == n
+    vtk_view = vtk_unstructured(vtk_read_xml(vtk.vtkXMLPPolyDataReader, tmp_path / "v.pvtp"))
+    assert len(vtk_view["cells"]) == 54
+    oracle.assert_flat_equal(vtk_view, ours(tmp_path / "v.pvtp"))
+
+
+def test_pvtp_collection_parser_errors(tmp_path):
     assert mio.formats()["pvtp"]["extensions"] == [".pvtp"]
     (tmp_path / "s.pvtp").write_text(
         '<VTKFile type="PPolyData" version="1.0"><PPolyData GhostLevel="0">'

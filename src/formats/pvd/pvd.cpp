@@ -116,7 +116,16 @@ Mesh read_pvd(const std::string& path, const Options& options) {
     if (!fs::is_regular_file(file, ec))
       throw read_error("pvd", path, "DataSet file \"" + d.file + "\" is not a file (looked for " + file + ")");
     // The format's own reader (not read()): its warnings join this read's, ragged blocks stay.
-    parts.push_back(deduce_format(file, false).read(file, data_options));
+    const Format* found = nullptr;
+    try {
+      found = &deduce_format(file, false);
+    } catch (const std::invalid_argument& e) {
+      throw read_error("pvd", path, "DataSet file \"" + d.file + "\": " + e.what());
+    }
+    const Format& format = *found;
+    if (format.name == "pvd")  // a collection naming a collection (or itself): never followed
+      throw read_error("pvd", path, "DataSet file \"" + d.file + "\" is a .pvd: nested collections are not read");
+    parts.push_back(format.read(file, data_options));
   }
   try {
     return concatenate(parts);
