@@ -219,17 +219,4 @@ class Parser {
 
 XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor).parse(); }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace meshioplusplus::io

@@ -53,7 +53,4 @@ struct XmlDocument {
 // ReadError, with the file, line and byte).
 XmlDocument parse_xml(const io::Cursor& cursor);
 
-// `text` with & < > " replaced by their entities, for an attribute value in double quotes.
-std::string xml_escape(std::string_view text);
-
 }  // namespace meshioplusplus::io
