@@ -28,10 +28,6 @@ void int_data_to_sets(Mesh& mesh);
 void prune_z_0(Mesh& mesh, double tol = 1.0e-13);
 void remove_lower_dimensional_cells(Mesh& mesh);
 void remove_orphaned_nodes(Mesh& mesh);
-
-}  // namespace meshioplusplus
-
-namespace meshioplusplus {
 // One mesh made of `parts` (src/core/mesh_concat.cpp): points stacked (float64 unless all
 // parts share a dtype), connectivity shifted by the points before each part, cells in part
 // order with a block continuing the previous one when the cell type (and node count) is the
