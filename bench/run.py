@@ -166,6 +166,45 @@ def fluent_faces(name: str) -> Path:
         mesh = volume_only(meshio, meshio.read(gmsh_mesh(name, "msh41", True)))
         mio.write(out, mio.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells]), "ansys", faces=True, binary=False)
     return out
+def pvtu_pieces(name: str, n: int):
+    """The gmsh mesh written by meshio++ as one .vtu and as an n-piece .pvtu (every block's
+    rows cut into n ranges, each piece with only its points): (one .vtu, .pvtu)."""
+    import numpy as np
+
+    import meshioplusplus as mio
+
+    one, coll = WORK / f"{name}-ours-one.vtu", WORK / f"{name}-{n}pieces.pvtu"
+    if not coll.exists():
+        mesh = mio.read(gmsh_mesh(name, "msh41", True))
+        mio.write(one, mesh)
+        pieces = []
+        for k in range(n):
+            rows = [np.asarray(b.data)[len(b) * k // n : len(b) * (k + 1) // n] for b in mesh.cells]
+            used = np.unique(np.concatenate([r.ravel() for r in rows]))
+            cells = [(b.type, np.searchsorted(used, r)) for b, r in zip(mesh.cells, rows)]
+            cell_data = {key: [np.asarray(a)[len(b) * k // n : len(b) * (k + 1) // n] for a, b in zip(v, mesh.cells)]
+                         for key, v in mesh.cell_data.items()}
+            pieces.append(mio.Mesh(mesh.points[used], cells, point_data={key: v[used] for key, v in mesh.point_data.items()},
+                                   cell_data=cell_data))
+        mio.write(coll, None, pieces=pieces)
+    return one, coll
+
+
+def collection_rows(name: str, reps: int):
+    """PVTU overhead: meshio++ reading a 4-piece .pvtu vs the same mesh as one .vtu (the
+    meshio column is meshio reading that one .vtu: meshio has no .pvtu)."""
+    import meshio
+
+    import meshioplusplus as mio
+
+    one, coll = pvtu_pieces(name, 4)
+    t_one, t_coll = interleaved(lambda: mio.read(one), lambda: mio.read(coll), reps)
+    t_peer, _ = interleaved(lambda: meshio.read(one), lambda: None, reps)
+    mb = one.stat().st_size / 1e6
+    print(f"  read  pvtu 4 pieces      {mb:7.1f} MB  meshio++ one .vtu {t_one:7.4f}s  4-piece .pvtu {t_coll:7.4f}s"
+          f"  overhead {100 * (t_coll / t_one - 1):+.0f}%  (meshio one .vtu {t_peer:.3f}s)", flush=True)
+    return dict(mesh=name, op="collection", case="pvtu 4 pieces (meshio: one .vtu)", mb=mb, meshio=t_peer, ours=t_coll,
+                ratio=t_peer / t_coll, ours_one_vtu=t_one)
 
 
 def gmsh_export(name: str, fmt: str) -> Path:
@@ -400,6 +439,8 @@ def main():
             rows.append(row)
             print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
                   f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
+        if name not in SURFACES and args.case in "pvtu 4 pieces":
+            rows.append(collection_rows(name, reps))
         write_cases = SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
         for label, suffix, fmt, peer_kw, our_kw in [c for c in write_cases if args.case in c[0]]:
             p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"

@@ -30,6 +30,9 @@ struct Format {
   // read the path, and picks the first candidate whose check accepts it; when none does
   // (or the file cannot be opened) the extension rule alone decides.
   bool (*claims)(std::string_view head) = nullptr;
+  // Collections of several files (pvtu, pvtp): one piece file per mesh plus the collection
+  // file at `path`; nullptr for every other format.
+  void (*write_pieces)(const std::string& path, const std::vector<Mesh>& pieces, const Options& options) = nullptr;
 };
 
 // How many bytes of a file deduce_format hands to Format::claims.
@@ -58,6 +61,10 @@ std::vector<std::string> write_format_aliases();
 // Validates `mesh` and writes it atomically to `path`.
 void write(const std::string& path, const Mesh& mesh, const std::string& format = "",
            const Options& options = {});
+// Validates each piece and writes them as one collection (a format with write_pieces:
+// pvtu, pvtp); std::invalid_argument for any other format. Python: write(..., pieces=[...]).
+void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format = "",
+                  const Options& options = {});
 
 // Typed access to Options that remembers which keys were used, so finish() can reject the
 // rest by name: a misspelt keyword is an error, never silently ignored.

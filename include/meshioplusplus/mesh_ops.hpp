@@ -28,5 +28,12 @@ void int_data_to_sets(Mesh& mesh);
 void prune_z_0(Mesh& mesh, double tol = 1.0e-13);
 void remove_lower_dimensional_cells(Mesh& mesh);
 void remove_orphaned_nodes(Mesh& mesh);
-
+// One mesh made of `parts` (src/core/mesh_concat.cpp): points stacked (float64 unless all
+// parts share a dtype), connectivity shifted by the points before each part, cells in part
+// order with a block continuing the previous one when the cell type (and node count) is the
+// same, so blocks are the runs of one type, as one file holding every part's cells gives;
+// point / cell data stacked (every part must hold part 0's names with the same dtype and
+// row shape, else std::invalid_argument naming the array and the part); field data of part
+// 0; regions of one name and kind joined, entries shifted to the merged numbering.
+Mesh concatenate(const std::vector<Mesh>& parts);
 }  // namespace meshioplusplus

@@ -126,6 +126,23 @@ std::vector<std::string> write_format_aliases() {
   return out;
 }
 
+namespace {
+
+// Runs `f`'s writer on `path`: a WriteError that does not name the file is made to, and each
+// warning of the write names the format and the file, as errors do (the caller drains them).
+template <class Writer> void run_writer(const Format& f, const std::string& path, const Writer& write_it) {
+  take_warnings();
+  try {
+    write_it();
+  } catch (const WriteError& e) {
+    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
+    throw WriteError(naming_the_file(f.name, path, e.what()));
+  }
+  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+}
+
+}  // namespace
+
 void write(const std::string& path, const Mesh& mesh, const std::string& format_name, const Options& given) {
   std::string format = format_name;
   Options options = given;
@@ -140,15 +157,22 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
   const Format& f = format_for(path, format, true);
   if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
   mesh.validate();
-  take_warnings();
-  try {
-    f.write(path, mesh, options);
-  } catch (const WriteError& e) {
-    if (std::string_view(e.what()).find(path) != std::string_view::npos) throw;
-    throw WriteError(naming_the_file(f.name, path, e.what()));
+  run_writer(f, path, [&] { f.write(path, mesh, options); });
+}
+
+void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format,
+                  const Options& options) {
+  const Format& f = format_for(path, format, true);
+  if (!f.write_pieces) throw std::invalid_argument("format '" + f.name + "' does not write pieces (pvtu and pvtp do)");
+  if (pieces.empty()) throw std::invalid_argument(f.name + ": pieces is empty (give at least one mesh)");
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    try {
+      pieces[i].validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("piece " + std::to_string(i) + ": " + e.what());
+    }
   }
-  // Each note names the format and the file, as errors do; the caller drains them.
-  for (const std::string& w : take_warnings()) warn(naming_the_file(f.name, path, w));
+  run_writer(f, path, [&] { f.write_pieces(path, pieces, options); });
 }
 
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {

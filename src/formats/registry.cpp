@@ -17,6 +17,9 @@
 #include "formats/off/off.hpp"
 #include "formats/permas/permas.hpp"
 #include "formats/ply/ply.hpp"
+#include "formats/pvd/pvd.hpp"
+#include "formats/pvtp/pvtp.hpp"
+#include "formats/pvtu/pvtu.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
 #include "formats/tetgen/tetgen.hpp"
@@ -61,6 +64,9 @@ const std::vector<Format>& formats() {
       ugrid_format(),
       ansys_format(),  // after gmsh: ".msh" writes stay Gmsh's; reads go by content
       xdmf_format(),
+      pvtu_format(),
+      pvtp_format(),
+      pvd_format(),
   };
   return all;
 }

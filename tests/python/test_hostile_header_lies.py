@@ -12,10 +12,12 @@ raise ReadError, equally small. Every readable format must have cases here.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -611,6 +613,50 @@ XDMF = {
     "Attribute Dimensions": (lambda v: xdmf(values=v), 3),
 }
 
+# --- pvtu, pvtp, pvd: collections --------------------------------------------------------------
+# A collection declares no counts of its own (NumberOfComponents of its PDataArrays, checked
+# against the pieces); the counts are its pieces'. The pieces are written beside the cases'
+# files, in one folder made at import, and named by absolute path.
+PIECES = Path(tempfile.mkdtemp(prefix="meshiopp_header_lie_pieces_"))
+
+
+def piece_file(data: bytes, ext: str = ".vtu") -> bytes:
+    path = PIECES / (hashlib.sha256(data).hexdigest()[:20] + ext)
+    path.write_bytes(data)
+    return str(path).encode()
+
+
+U_DATA = b'<PointData>\n<DataArray type="Float64" Name="u" format="ascii">1 2 3</DataArray>\n</PointData>\n'
+
+
+def pvtu(piece: bytes, components=1, grid=b"PUnstructuredGrid", ext=".vtu") -> bytes:
+    declared = (b'<PPointData><PDataArray type="Float64" Name="u" NumberOfComponents="' + n(components) + b'"/></PPointData>\n'
+                if components is not None else b"")
+    return (b'<?xml version="1.0"?>\n<VTKFile type="' + grid + b'" version="1.0">\n<' + grid + b' GhostLevel="0">\n' + declared
+            + b'<PPoints><PDataArray type="Float64" Name="Points" NumberOfComponents="3"/></PPoints>\n'
+            b'<Piece Source="' + piece_file(piece, ext) + b'"/>\n</' + grid + b'>\n</VTKFile>\n')
+
+
+def pvd(piece: bytes, part=0) -> bytes:
+    return (b'<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n<Collection>\n<DataSet timestep="0" part="'
+            + n(part) + b'" file="' + piece_file(piece) + b'"/>\n</Collection>\n</VTKFile>\n')
+
+
+PVTU = {
+    "PDataArray NumberOfComponents": (lambda v: pvtu(vtu(point_data=U_DATA), components=v), 1),
+    "piece NumberOfPoints": (lambda v: pvtu(vtu(npoints=v, point_data=U_DATA)), 3),
+    "piece NumberOfCells": (lambda v: pvtu(vtu(ncells=v, point_data=U_DATA)), 1),
+}
+PVTP = {
+    "piece NumberOfPoints": (lambda v: pvtu(vtp(npoints=v), None, b"PPolyData", ".vtp"), 3),
+    "piece NumberOfPolys": (lambda v: pvtu(vtp(npolys=v), None, b"PPolyData", ".vtp"), 1),
+}
+PVD = {
+    "dataset NumberOfPoints": (lambda v: pvd(vtu(npoints=v)), 3),
+    # A part is a label, not a count: a huge one reads (or overflows to ReadError).
+    "sparse part": (lambda v: pvd(vtu(), part=v), 0),
+}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -620,6 +666,9 @@ CASES["tetgen"] = TETGEN
 CASES["ugrid"] = UGRID
 CASES["ansys"] = ANSYS
 CASES["xdmf"] = XDMF
+CASES["pvtu"] = PVTU
+CASES["pvtp"] = PVTP
+CASES["pvd"] = PVD
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -55,6 +55,8 @@ def vtk_read(path, legacy: bool | None = None):
         reader.ReadAllTensorsOn()
         reader.ReadAllFieldsOn()
         reader.ReadAllColorScalarsOn()
+    elif path.endswith(".pvtu"):
+        reader = vtk.vtkXMLPUnstructuredGridReader()
     else:
         reader = vtk.vtkXMLUnstructuredGridReader()
     errors = _Errors(reader)

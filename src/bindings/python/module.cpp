@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "allocator_shim.hpp"
+#include "formats/pvd/pvd.hpp"
 #include "mesh_dict.hpp"
 #include "meshioplusplus/meshioplusplus.hpp"
 #include "numpy_bridge.hpp"
@@ -139,6 +140,42 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("path"), py::arg("format"), py::arg("parts"), py::arg("options") = py::dict(),
       "Write the parts dict (meshioplusplus._schema.CoreParts) to `path`, atomically.");
+
+  m.def(
+      "write_pieces",
+      [](const std::string& path, const std::string& format, const py::list& pieces, const py::dict& options) {
+        std::vector<py::object> keep;
+        std::vector<Mesh> meshes;
+        for (const auto& parts : pieces) meshes.push_back(dict_to_mesh(parts.cast<py::dict>(), keep));
+        Options opts = to_options(options);
+        std::vector<std::string> notes;
+        {
+          py::gil_scoped_release release;
+          take_warnings();
+          meshioplusplus::write_pieces(path, meshes, format, opts);
+          notes = take_warnings();
+        }
+        raise_core_warnings(std::move(notes));
+      },
+      py::arg("path"), py::arg("format"), py::arg("pieces"), py::arg("options") = py::dict(),
+      "Write one piece file per parts dict and the collection file `path` (pvtu, pvtp).");
+
+  m.def(
+      "pvd_datasets",
+      [](const std::string& path) {
+        py::list out;
+        for (const auto& d : pvd::read_datasets(path)) out.append(py::make_tuple(d.timestep, d.part, d.file));
+        return out;
+      },
+      py::arg("path"), "The (timestep, part, file) entries of a .pvd, in file order (formats/pvd/pvd.hpp).");
+  m.def(
+      "write_pvd_datasets",
+      [](const std::string& path, const std::vector<std::tuple<double, int, std::string>>& entries) {
+        std::vector<pvd::DataSet> list;
+        for (const auto& [t, part, file] : entries) list.push_back({t, part, file});
+        pvd::write_datasets(path, list);
+      },
+      py::arg("path"), py::arg("datasets"), "Write a .pvd listing (timestep, part, file) entries, atomically.");
 
   m.def(
       "validate",

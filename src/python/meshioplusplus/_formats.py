@@ -29,9 +29,10 @@ def module_name(format_name: str) -> str:
     return "_" + name if name[:1].isdigit() else name
 
 
-# What meshio has beyond read/write for a format: its module in this package, whose
-# __all__ names join the format's submodule (meshio.xdmf.TimeSeriesWriter, ...).
-EXTRAS = {"xdmf": "._xdmf"}
+# What meshio (or the format) has beyond read/write: a private module in this package whose
+# __all__ names join the format's submodule (meshioplusplus.xdmf.TimeSeriesWriter,
+# meshioplusplus.pvd.TimeSeriesWriter).
+EXTRAS = {"xdmf": "._xdmf", "pvd": "._pvd"}
 
 
 def _format_module(package: str, format_name: str, extensions) -> types.ModuleType:

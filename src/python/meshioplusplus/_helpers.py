@@ -169,8 +169,14 @@ def _name_polyhedra(mesh: Mesh) -> None:
 
 
 def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> None:
-    """Write ``mesh`` atomically (temporary file beside the target, then rename)."""
+    """Write ``mesh`` atomically (temporary file beside the target, then rename).
+
+    ``pieces=[m0, m1, ...]`` (collections: pvtu, pvtp) writes one piece file per mesh and
+    the collection file naming them; ``mesh`` is then None or the whole mesh the pieces
+    partition (its cell count must be the pieces' total): it is not written itself."""
     _check_registered(file_format, WriteError)
+    if "pieces" in kwargs:
+        return _write_pieces(filename, mesh, file_format, kwargs.pop("pieces"), kwargs)
     plugin = _plugin_for(None if _is_buffer(filename) else os.fspath(filename), file_format, _writer_map)
     if plugin is not None:
         return plugin(filename if _is_buffer(filename) else os.fspath(filename), mesh, **kwargs)
@@ -198,6 +204,26 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
     name = deduce(path, file_format, for_write=True)
     _check_registered(name, WriteError)
     _core.write(path, name, mesh._core_parts(), _options(kwargs))
+
+
+def _write_pieces(filename, mesh, file_format, pieces, kwargs) -> None:
+    """write(..., pieces=[...]): the meshes go to the core as a list (_core.write_pieces);
+    every other keyword is an option of the piece writer, as for write()."""
+    if _is_buffer(filename):
+        raise WriteError("pieces= writes several files: give a path, not a buffer")
+    pieces = list(pieces)
+    if not pieces or not all(isinstance(p, Mesh) for p in pieces):
+        raise ValueError("pieces must be a non-empty list of meshioplusplus.Mesh")
+    total = sum(sum(len(b) for b in p.cells) for p in pieces)
+    if mesh is not None and sum(len(b) for b in mesh.cells) != total:
+        raise ValueError(
+            f"pieces hold {total} cells but mesh holds {sum(len(b) for b in mesh.cells)}: "
+            "give mesh=None, or the whole mesh the pieces partition"
+        )
+    path = os.fspath(filename)
+    name = deduce(path, file_format, for_write=True)
+    _check_registered(name, WriteError)
+    _core.write_pieces(path, name, [p._core_parts() for p in pieces], _options(kwargs))
 
 
 def write_points_cells(
