@@ -128,6 +128,7 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            ("avsucd", lambda: peer_file(name, "meshio.avs", lambda m, mesh, p: m.avsucd.write(p, mesh)), "avsucd"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -178,6 +179,7 @@ WRITE_CASES = [
     ("abaqus", ".inp", "abaqus", {}, {}),
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
+    ("avsucd", ".avs", "avsucd", {}, {}),
 ]
 
 

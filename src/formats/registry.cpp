@@ -3,6 +3,7 @@
 #include "meshioplusplus/format.hpp"
 
 #include "formats/abaqus/abaqus.hpp"
+#include "formats/avsucd/avsucd.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/medit/medit.hpp"
@@ -33,6 +34,7 @@ const std::vector<Format>& formats() {
       abaqus_format(),
       nastran_format(),
       unv_format(),
+      avsucd_format(),
   };
   return all;
 }

@@ -92,6 +92,13 @@ def late_surface() -> mio.Mesh:
     return m
 
 
+def late_avsucd() -> mio.Mesh:
+    # A large triangle block, then a block AVS-UCD has no cell type for (triangle6).
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("triangle6", np.array([[0, 1, 2, 3, 4, 5]]))]
+    return m
+
+
 def late_medit() -> mio.Mesh:
     # medit:ref of two values per cell: found at its block, after the vertices are written.
     m = big_mesh()
@@ -141,7 +148,8 @@ def late_exodus() -> mio.Mesh:
 
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
-                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus}
+                 "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
+                 "avsucd": late_avsucd}
 
 
 def encodings(fmt):

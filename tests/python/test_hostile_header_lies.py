@@ -254,6 +254,15 @@ OFF = {
     "COFF vertex count": (lambda v: b"COFF\n" + n(v) + b" 1 0\n0 0 0 1 0 0 1\n1 0 0 0 1 0 1\n0 1 0 0 0 1 1\n3 0 1 2\n", 3),
 }
 
+# --- avsucd ----------------------------------------------------------------------------
+AVS_NODES = b"1 0 0 0\n2 1 0 0\n3 0 1 0\n"
+AVSUCD = {
+    "node count": (lambda v: n(v) + b" 1 0 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n", 3),
+    "cell count": (lambda v: b"3 " + n(v) + b" 0 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n", 1),
+    "node data component count": (lambda v: b"3 1 1 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n" + n(v) + b" 1\nu, m\n1 1\n2 2\n3 3\n", 1),
+    "node data component size": (lambda v: b"3 1 1 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n1 " + n(v) + b"\nu, m\n1 1\n2 2\n3 3\n", 1),
+}
+
 # --- medit ------------------------------------------------------------------------------
 MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
 MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
@@ -427,7 +436,7 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "avsucd": AVSUCD, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

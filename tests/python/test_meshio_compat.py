@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "ansys", "avsucd", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
+    "ansys", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
     "permas", "svg", "tecplot", "tetgen", "ugrid", "wkt", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
@@ -458,6 +458,8 @@ FORMAT_HOLDS = {
                     point_data=(), cell_data=(), point_sets=True, cell_sets=True),
     # Exodus II element types (docs/formats/exodus.md); node sets; variables of one value or
     # three components (others are written as <name>_0, <name>_1, ... and read back so).
+    # AVS-UCD cell types; data of any component count; material ids as avsucd:material.
+    "avsucd": Holds(LINEAR | {"vertex"}),
     "exodus": Holds(LINEAR | {"line3", "triangle6", "quad8", "quad9", "tetra10", "hexahedron20", "hexahedron27",
                               "wedge15", "pyramid13"}, point_sets=True),
     "gmsh": Holds(cell_sets=True),  # physical groups; a node set is no Gmsh entity
