@@ -128,6 +128,7 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
             ("avsucd", lambda: peer_file(name, "meshio.avs", lambda m, mesh, p: m.avsucd.write(p, mesh)), "avsucd"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
@@ -159,7 +160,7 @@ def abaqus_subset(lib, mesh):
 
 
 # Peer-side fixes a format needs before both libraries write the same mesh.
-WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset}
+WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "tecplot": volume_only}
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -180,6 +181,7 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("avsucd", ".avs", "avsucd", {}, {}),
+    ("tecplot (tetrahedra only)", ".dat", "tecplot", {}, {}),
 ]
 
 

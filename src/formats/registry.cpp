@@ -13,6 +13,7 @@
 #include "formats/ply/ply.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
+#include "formats/tecplot/tecplot.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
@@ -35,6 +36,7 @@ const std::vector<Format>& formats() {
       nastran_format(),
       unv_format(),
       avsucd_format(),
+      tecplot_format(),
   };
   return all;
 }

@@ -99,6 +99,15 @@ def late_avsucd() -> mio.Mesh:
     return m
 
 
+def late_tecplot() -> mio.Mesh:
+    # A large triangle block whose cell data has blocks of different shapes (1-D, then 2-D
+    # for the second block): refused when the cell variables are gathered.
+    m = big_mesh()
+    m.cells = [m.cells[0], mio.CellBlock("triangle", np.array([[0, 1, 2]]))]
+    m.cell_data = {"c": [np.zeros(20000), np.zeros((1, 2))]}
+    return m
+
+
 def late_medit() -> mio.Mesh:
     # medit:ref of two values per cell: found at its block, after the vertices are written.
     m = big_mesh()
@@ -149,7 +158,7 @@ def late_exodus() -> mio.Mesh:
 LATE_FAILURES = {"gmsh": late_gmsh, "vtu": late_vtu, "vtk": late_vtu, "ply": late_ply, "obj": late_obj,
                  "stl": late_surface, "off": late_surface, "medit": late_medit, "su2": late_su2,
                  "abaqus": late_abaqus, "nastran": late_nastran, "unv": late_unv, "exodus": late_exodus,
-                 "avsucd": late_avsucd}
+                 "avsucd": late_avsucd, "tecplot": late_tecplot}
 
 
 def encodings(fmt):

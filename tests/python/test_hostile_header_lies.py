@@ -263,6 +263,14 @@ AVSUCD = {
     "node data component size": (lambda v: b"3 1 1 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n1 " + n(v) + b"\nu, m\n1 1\n2 2\n3 3\n", 1),
 }
 
+# --- tecplot ---------------------------------------------------------------------------
+TEC_HEAD = b'VARIABLES = "X", "Y"\n'
+TECPLOT = {
+    "zone node count": (lambda v: TEC_HEAD + b"ZONE N=" + n(v) + b", E=1, F=FEPOINT, ET=TRIANGLE\n0 0\n1 0\n0 1\n1 2 3\n", 3),
+    "zone element count": (lambda v: TEC_HEAD + b"ZONE N=3, E=" + n(v) + b", F=FEPOINT, ET=TRIANGLE\n0 0\n1 0\n0 1\n1 2 3\n", 1),
+    "block zone node count": (lambda v: TEC_HEAD + b"ZONE NODES=" + n(v) + b", ELEMENTS=1, DATAPACKING=BLOCK, ZONETYPE=FETRIANGLE\n0 1 0\n0 0 1\n1 2 3\n", 3),
+}
+
 # --- medit ------------------------------------------------------------------------------
 MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
 MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
@@ -436,7 +444,7 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "avsucd": AVSUCD, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "avsucd": AVSUCD, "tecplot": TECPLOT, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
