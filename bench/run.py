@@ -108,6 +108,7 @@ def read_cases(name: str, only: str = ""):
             ("ply binary", surface("binary.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=True)), "ply"),
             ("ply ascii", surface("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
             ("obj", surface("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
+            ("wkt", surface("mesh.wkt", lambda m, mesh, p: m.wkt.write(p, mesh)), "wkt"),
         ]
     else:
         cases = [
@@ -192,6 +193,7 @@ SURFACE_WRITE_CASES = [
     ("ply binary", ".ply", "ply", {"binary": True}, {"binary": True}),
     ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
     ("obj", ".obj", "obj", {}, {}),
+    ("wkt", ".wkt", "wkt", {}, {}),
 ]
 
 

@@ -17,6 +17,7 @@
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vtu/vtu.hpp"
+#include "formats/wkt/wkt.hpp"
 
 namespace meshioplusplus {
 
@@ -37,6 +38,7 @@ const std::vector<Format>& formats() {
       unv_format(),
       avsucd_format(),
       tecplot_format(),
+      wkt_format(),
   };
   return all;
 }

@@ -271,6 +271,11 @@ TECPLOT = {
     "block zone node count": (lambda v: TEC_HEAD + b"ZONE NODES=" + n(v) + b", ELEMENTS=1, DATAPACKING=BLOCK, ZONETYPE=FETRIANGLE\n0 1 0\n0 0 1\n1 2 3\n", 3),
 }
 
+# --- wkt: no counts; what a file can inflate is a coordinate -----------------------------
+WKT = {
+    "sparse coordinate": (lambda v: b"TIN (((0 0 0, " + n(v) + b" 0 0, 0 1 0, 0 0 0)))", 1),
+}
+
 # --- medit ------------------------------------------------------------------------------
 MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
 MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
@@ -444,7 +449,7 @@ EXODUS = {
     "time_step records": (exodus_records, 1),
 }
 
-CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "avsucd": AVSUCD, "tecplot": TECPLOT, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
+CASES = {"gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "avsucd": AVSUCD, "tecplot": TECPLOT, "wkt": WKT, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS}
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

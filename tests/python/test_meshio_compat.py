@@ -37,7 +37,7 @@ import meshioplusplus as mio
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
     "ansys", "cgns", "dolfin", "flac3d", "h5m", "hmf", "mdpa", "med", "netgen", "neuroglancer",
-    "permas", "svg", "tetgen", "ugrid", "wkt", "xdmf",
+    "permas", "svg", "tetgen", "ugrid", "xdmf",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
 
@@ -476,11 +476,12 @@ FORMAT_HOLDS = {
     # <name>_0 ... (VECTORS_AS_COMPONENTS joins them back for the comparisons).
     "tecplot": Holds(LINEAR),
     "vtk": Holds(),
+    "wkt": Holds({"triangle"}, point_data=(), cell_data=()),
     "vtu": Holds(),
 }
 # Formats whose writer refuses a block it cannot hold, where meshio 5.0 drops it with a
 # warning (docs/python.md, deliberate differences: a write never loses cells silently).
-REFUSES_UNHELD = {"stl", "off"}
+REFUSES_UNHELD = {"stl", "off", "wkt"}
 
 
 def meshio_keeps(fmt, _cache={}):
