@@ -143,6 +143,7 @@ class Reader {
       if (key == "TITLE") {
         cur_.line();
       } else if (key == "VARIABLES") {
+        if (!zones.empty()) cur_.fail_at("a VARIABLES record after a ZONE is not supported (zones share one variable list)", at);
         cur_.set_ptr(q);
         variables(at);
       } else if (key == "ZONE") {
