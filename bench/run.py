@@ -109,6 +109,7 @@ def read_cases(name: str, only: str = ""):
             ("ply ascii", surface("ascii.ply", lambda m, mesh, p: m.ply.write(p, mesh, binary=False)), "ply"),
             ("obj", surface("mesh.obj", lambda m, mesh, p: m.obj.write(p, mesh)), "obj"),
             ("neuroglancer", surface("neuroglancer", lambda m, mesh, p: m.neuroglancer.write(p, mesh)), "neuroglancer"),
+            ("wkt", surface("mesh.wkt", lambda m, mesh, p: m.wkt.write(p, mesh)), "wkt"),
         ]
     else:
         cases = [
@@ -150,6 +151,8 @@ def read_cases(name: str, only: str = ""):
             ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
             ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
             ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
+            ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
+            ("avsucd", lambda: peer_file(name, "meshio.avs", lambda m, mesh, p: m.avsucd.write(p, mesh)), "avsucd"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -277,6 +280,8 @@ WRITE_CASES = [
     ("ansys ascii (tetrahedra only)", ".msh", "ansys", {"binary": False}, {"binary": False}),
     ("xdmf hdf", ".xdmf", "xdmf", {}, {}),
     ("xdmf xml", ".xdmf", "xdmf", {"data_format": "XML"}, {"data_format": "XML"}),
+    ("avsucd", ".avs", "avsucd", {}, {}),
+    ("tecplot (tetrahedra only)", ".dat", "tecplot", {}, {}),
 ]
 
 
@@ -288,6 +293,7 @@ SURFACE_WRITE_CASES = [
     ("ply ascii", ".ply", "ply", {"binary": False}, {"binary": False}),
     ("obj", ".obj", "obj", {}, {}),
     ("neuroglancer", "", "neuroglancer", {}, {}),  # no extension, as meshio
+    ("wkt", ".wkt", "wkt", {}, {}),
 ]
 
 

@@ -5,6 +5,7 @@
 #include "formats/abaqus/abaqus.hpp"
 #include "formats/dolfin/dolfin.hpp"
 #include "formats/ansys/ansys.hpp"
+#include "formats/avsucd/avsucd.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
@@ -24,6 +25,7 @@
 #include "formats/su2/su2.hpp"
 #include "formats/tetgen/tetgen.hpp"
 #include "formats/ugrid/ugrid.hpp"
+#include "formats/tecplot/tecplot.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
 #include "formats/vti/vti.hpp"
@@ -32,6 +34,7 @@
 #include "formats/vts/vts.hpp"
 #include "formats/vtu/vtu.hpp"
 #include "formats/xdmf/xdmf.hpp"
+#include "formats/wkt/wkt.hpp"
 
 namespace meshioplusplus {
 
@@ -67,6 +70,9 @@ const std::vector<Format>& formats() {
       pvtu_format(),
       pvtp_format(),
       pvd_format(),
+      avsucd_format(),
+      tecplot_format(),
+      wkt_format(),
   };
   return all;
 }

@@ -39,7 +39,7 @@ hex_mesh = mio.Mesh(
 
 # Surface formats hold no volume cells: tests that need any readable-and-writable mesh use
 # a triangle mesh for them and the tetrahedra elsewhere.
-SURFACE_FORMATS = {"ply", "obj", "stl", "off", "neuroglancer", "vtp", "pvtp"}
+SURFACE_FORMATS = {"ply", "obj", "stl", "off", "neuroglancer", "vtp", "pvtp", "wkt"}
 
 
 def simple_mesh_for(file_format: str):

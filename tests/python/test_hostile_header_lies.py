@@ -295,6 +295,28 @@ OFF = {
     "COFF vertex count": (lambda v: b"COFF\n" + n(v) + b" 1 0\n0 0 0 1 0 0 1\n1 0 0 0 1 0 1\n0 1 0 0 0 1 1\n3 0 1 2\n", 3),
 }
 
+# --- avsucd ----------------------------------------------------------------------------
+AVS_NODES = b"1 0 0 0\n2 1 0 0\n3 0 1 0\n"
+AVSUCD = {
+    "node count": (lambda v: n(v) + b" 1 0 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n", 3),
+    "cell count": (lambda v: b"3 " + n(v) + b" 0 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n", 1),
+    "node data component count": (lambda v: b"3 1 1 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n" + n(v) + b" 1\nu, m\n1 1\n2 2\n3 3\n", 1),
+    "node data component size": (lambda v: b"3 1 1 0 0\n" + AVS_NODES + b"1 0 tri 1 2 3\n1 " + n(v) + b"\nu, m\n1 1\n2 2\n3 3\n", 1),
+}
+
+# --- tecplot ---------------------------------------------------------------------------
+TEC_HEAD = b'VARIABLES = "X", "Y"\n'
+TECPLOT = {
+    "zone node count": (lambda v: TEC_HEAD + b"ZONE N=" + n(v) + b", E=1, F=FEPOINT, ET=TRIANGLE\n0 0\n1 0\n0 1\n1 2 3\n", 3),
+    "zone element count": (lambda v: TEC_HEAD + b"ZONE N=3, E=" + n(v) + b", F=FEPOINT, ET=TRIANGLE\n0 0\n1 0\n0 1\n1 2 3\n", 1),
+    "block zone node count": (lambda v: TEC_HEAD + b"ZONE NODES=" + n(v) + b", ELEMENTS=1, DATAPACKING=BLOCK, ZONETYPE=FETRIANGLE\n0 1 0\n0 0 1\n1 2 3\n", 3),
+}
+
+# --- wkt: no counts; what a file can inflate is a coordinate -----------------------------
+WKT = {
+    "sparse coordinate": (lambda v: b"TIN (((0 0 0, " + n(v) + b" 0 0, 0 1 0, 0 0 0)))", 1),
+}
+
 # --- medit ------------------------------------------------------------------------------
 MEDIT_HEAD = b"MeshVersionFormatted 2\nDimension 3\n"
 MEDIT_VERTS = b"Vertices\n3\n0 0 0 1\n1 0 0 1\n0 1 0 1\n"
@@ -669,6 +691,9 @@ CASES["xdmf"] = XDMF
 CASES["pvtu"] = PVTU
 CASES["pvtp"] = PVTP
 CASES["pvd"] = PVD
+CASES["avsucd"] = AVSUCD
+CASES["tecplot"] = TECPLOT
+CASES["wkt"] = WKT
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
