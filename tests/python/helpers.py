@@ -40,10 +40,16 @@ hex_mesh = mio.Mesh(
 # Surface formats hold no volume cells: tests that need any readable-and-writable mesh use
 # a triangle mesh for them and the tetrahedra elsewhere.
 SURFACE_FORMATS = {"ply", "obj", "stl", "off", "neuroglancer", "vtp", "pvtp", "wkt"}
+# VTK's structured XML formats write a logical grid only: one hexahedron with its points i fastest.
+GRID_FORMATS = {"vts", "vtr", "vti"}
+grid_hex_mesh = mio.Mesh(np.array([[i, j, k] for k in range(2) for j in range(2) for i in range(2)], dtype=float),
+                         [("hexahedron", [[0, 1, 3, 2, 4, 5, 7, 6]])])
 
 
 def simple_mesh_for(file_format: str):
     """The smallest mesh every writer of ``file_format`` accepts, and its `info` cell line."""
+    if file_format in GRID_FORMATS:
+        return grid_hex_mesh, "hexahedron: 1"
     return (tri_mesh, "triangle: 2") if file_format in SURFACE_FORMATS else (tet_mesh, "tetra: 2")
 
 

@@ -81,6 +81,7 @@ template <const Kind& K> Format collection_format() {
   return Format{K.format, {std::string(".") + K.format},
                 [](const std::string& path, const Options& options) { return read(path, options, K); },
                 [](const std::string& path, const Mesh& mesh, const Options& options) { write(path, mesh, options, K); },
+                /*claims=*/nullptr,
                 [](const std::string& path, const std::vector<Mesh>& pieces, const Options& options) {
                   write_pieces(path, pieces, options, K);
                 }};
