@@ -43,7 +43,7 @@ void spit(const fs::path& p, const std::string& bytes) {
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("mpp-hostile-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  fs::create_directories((dir / name).parent_path());
   return dir / name;
 }
 
@@ -91,6 +91,9 @@ std::vector<Input> every_fixture() {
     if (!f.read) continue;
     for (const fs::path& dir : std::initializer_list<fs::path>{data / f.name, data.parent_path() / "fuzz" / "seeds" / f.name}) {
       if (!fs::is_directory(dir)) continue;
+      // The collections' seeds (pvtu, pvtp, pvd) name pieces that are absent on purpose
+      // (tests/fuzz/seeds/README.md): inputs for the collection parser, not meshes.
+      if (dir.parent_path().filename() == "seeds" && (f.name == "pvtu" || f.name == "pvtp" || f.name == "pvd")) continue;
       for (const auto& e : fs::directory_iterator(dir))
         for (const auto& ext : f.extensions)
           if (e.path().string().ends_with(ext)) out.push_back({f.name, e.path().string()});
@@ -159,7 +162,8 @@ TEST(HostileConcurrency, ParallelReadsEqualSequentialWhileTheAllocatorHookChange
 
 TEST(HostileConcurrency, ParallelWritesEqualSequential) {
   // One mesh per readable fixture, written by every writable format, first one after the
-  // other, then all at once from several threads into other files.
+  // other, then all at once from several threads into files of the same names in another
+  // folder (XDMF and the collections name their side files after the file).
   struct Job {
     const mpp::Format* format;
     mpp::Mesh mesh;
@@ -177,10 +181,20 @@ TEST(HostileConcurrency, ParallelWritesEqualSequential) {
       if (f.write && f.name == in.format)
         jobs.push_back({&f, m, f.name + "-" + fs::path(in.path).filename().string()});
   }
+  // A mesh its own format's writer refuses (WKT reads polygons, writes TIN triangles only)
+  // is no write job: the refusal is checked by the format's tests.
+  std::erase_if(jobs, [](const Job& j) {
+    try {
+      j.format->write(scratch("probe-" + j.name).string(), j.mesh, {});
+      return false;
+    } catch (const mpp::WriteError&) {
+      return true;
+    }
+  });
   ASSERT_FALSE(jobs.empty());
   std::vector<std::string> expected;
   for (const auto& j : jobs) {
-    const fs::path p = scratch("seq-" + j.name);
+    const fs::path p = scratch("seq/" + j.name);
     j.format->write(p.string(), j.mesh, {});
     expected.push_back(slurp(p));
   }
@@ -189,11 +203,11 @@ TEST(HostileConcurrency, ParallelWritesEqualSequential) {
   for (int t = 0; t < 4; ++t)
     writers.emplace_back([&] {
       for (std::size_t i = next++; i < jobs.size(); i = next++)
-        jobs[i].format->write(scratch("par-" + jobs[i].name).string(), jobs[i].mesh, {});
+        jobs[i].format->write(scratch("par/" + jobs[i].name).string(), jobs[i].mesh, {});
     });
   for (auto& w : writers) w.join();
   for (std::size_t i = 0; i < jobs.size(); ++i)
-    EXPECT_TRUE(slurp(scratch("par-" + jobs[i].name)) == expected[i]) << jobs[i].name;
+    EXPECT_TRUE(slurp(scratch("par/" + jobs[i].name)) == expected[i]) << jobs[i].name;
   fs::remove_all(scratch("").parent_path());
 }
 
