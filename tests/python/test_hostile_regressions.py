@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import helpers
 import hostile
 import meshioplusplus as mio
 
@@ -29,17 +30,21 @@ def test_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path):
 
 # Formats whose files hold no arbitrary named point data, as meshio's writers for them: STL
 # none; OFF only its vertex colours; OBJ only texture coordinates and normals; Medit only its
-# references; Nastran only the GRID's CP as "nastran:ref"; SU2, Abaqus and UNV (2411) none.
-NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv", "dolfin-xml", "netgen", "neuroglancer", "ansys"}
+# references; Nastran only the GRID's CP as "nastran:ref"; TetGen only its attributes and
+# markers; UGRID, PERMAS, FLAC3D, WKT, SU2, Abaqus, UNV (2411), DOLFIN XML, Netgen,
+# Neuroglancer and ANSYS Fluent (mesh sections only) none.
+NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv", "dolfin-xml", "netgen", "neuroglancer",
+                       "ansys", "flac3d", "permas", "tetgen", "ugrid", "wkt"}
 
 
 def test_non_utf8_data_names_round_trip(tmp_path):
-    mesh = mio.Mesh(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]), [("triangle", np.array([[0, 1, 2]]))],
-                    point_data={"t\udce9mp": np.arange(3.0)})
     for fmt in hostile.writable_formats():
         if fmt in NO_NAMED_POINT_DATA:
             continue
-        out = tmp_path / ("x" + (mio.formats()[fmt]["extensions"] or [""])[0])
+        simple, _ = helpers.simple_mesh_for(fmt)  # a mesh the format's writer takes
+        mesh = mio.Mesh(simple.points, simple.cells, point_data={"t\udce9mp": np.arange(float(len(simple.points)))})
+        (tmp_path / fmt).mkdir()
+        out = tmp_path / fmt / ("x" + (mio.formats()[fmt]["extensions"] or [""])[0])
         mio.write(out, mesh, fmt)
         assert "t\udce9mp" in mio.read(out, fmt).point_data, fmt
 

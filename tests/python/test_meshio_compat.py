@@ -506,7 +506,7 @@ FORMAT_HOLDS = {
 }
 # Formats whose writer refuses a block it cannot hold, where meshio 5.0 drops it with a
 # warning (docs/python.md, deliberate differences: a write never loses cells silently).
-REFUSES_UNHELD = {"stl", "off"}
+REFUSES_UNHELD = {"stl", "off", "wkt"}
 REFUSES_UNHELD.add("flac3d")  # quadratic zones: meshio writes their corners as linear zones
 # Writers that put each volume cell in right-handed node order, as meshio's does (FLAC3D): a
 # mirrored cell of the input comes back mirrored, so our own round trip keeps each cell's
@@ -516,7 +516,6 @@ WRITES_RIGHT_HANDED = {"flac3d"}
 
 def node_sets(c):
     return dict(c, cells=[(t, np.sort(d, axis=1)) for t, d in c["cells"]])
-REFUSES_UNHELD = {"stl", "off", "wkt"}
 
 
 def meshio_keeps(fmt, _cache={}):
@@ -659,7 +658,7 @@ def meshio_read(path, fmt):
 # Formats that store positions as float32: our own round trip of float64 points is that close.
 FLOAT32_POSITIONS = {"neuroglancer": 1e-7}
 EXT = {name: (mio.formats()[name]["extensions"] or [""])[0] for name in SHARED_RW}  # neuroglancer has none
-EXT = {name: mio.formats()[name]["extensions"][0] for name in SHARED_RW}
+EXT = {name: (mio.formats()[name]["extensions"] or [""])[0] for name in SHARED_RW}
 # meshio 5.0 reads ASCII UGRID coordinates as float32 (docs/python.md): UGRID is compared on
 # a binary variant, whose float64 both libraries keep.
 EXT["ugrid"] = ".lb8.ugrid"

@@ -77,7 +77,7 @@ void write_datasets(const std::string& path, const std::vector<DataSet>& dataset
     char t[32];
     const auto r = std::to_chars(t, t + sizeof t, d.timestep);  // shortest round-trip spelling
     w.str("<DataSet timestep=\"").str(std::string_view(t, static_cast<std::size_t>(r.ptr - t)));
-    w.str("\" part=\"").integer(d.part).str("\" file=\"").str(vtk::xml_escape(d.file)).str("\"/>\n");
+    w.str("\" part=\"").integer(d.part).str("\" file=\"").str(io::xml_escape(d.file)).str("\"/>\n");
   }
   w.str("</Collection>\n</VTKFile>\n");
   w.flush();

@@ -149,12 +149,12 @@ void write_summary(const std::string& path, const Kind& kind, const Summary& s) 
   io::AtomicFile file(path, kind.format);
   io::TextWriter w(file);
   const std::string grid = std::string("P") + kind.grid;
-  w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"").str(grid).str("\" version=\"1.0\" byte_order=\"").str(vtk::xml_escape(s.byte_order)).str("\"");
-  if (!s.header_type.empty()) w.str(" header_type=\"").str(vtk::xml_escape(s.header_type)).str("\"");
-  if (!s.compressor.empty()) w.str(" compressor=\"").str(vtk::xml_escape(s.compressor)).str("\"");
+  w.str("<?xml version=\"1.0\"?>\n<VTKFile type=\"").str(grid).str("\" version=\"1.0\" byte_order=\"").str(io::xml_escape(s.byte_order)).str("\"");
+  if (!s.header_type.empty()) w.str(" header_type=\"").str(io::xml_escape(s.header_type)).str("\"");
+  if (!s.compressor.empty()) w.str(" compressor=\"").str(io::xml_escape(s.compressor)).str("\"");
   w.str(">\n<!--This file was created by meshio++-->\n<").str(grid).str(" GhostLevel=\"0\">\n");
   auto decl = [&](const ArrayDecl& d) {
-    w.str("  <PDataArray type=\"").str(vtk::xml_escape(d.type)).str("\" Name=\"").str(vtk::xml_escape(d.name));
+    w.str("  <PDataArray type=\"").str(io::xml_escape(d.type)).str("\" Name=\"").str(io::xml_escape(d.name));
     w.str("\" NumberOfComponents=\"").integer(d.components).str("\"/>\n");
   };
   auto group = [&](const char* tag, const std::vector<ArrayDecl>& list) {
@@ -168,7 +168,7 @@ void write_summary(const std::string& path, const Kind& kind, const Summary& s) 
   w.str("<PPoints>\n");
   decl(s.points);
   w.str("</PPoints>\n");
-  for (const std::string& src : s.sources) w.str("<Piece Source=\"").str(vtk::xml_escape(src)).str("\"/>\n");
+  for (const std::string& src : s.sources) w.str("<Piece Source=\"").str(io::xml_escape(src)).str("\"/>\n");
   w.str("</").str(grid).str(">\n</VTKFile>\n");
   w.flush();
   file.commit();

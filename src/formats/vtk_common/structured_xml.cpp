@@ -125,6 +125,9 @@ class Reader {
       else x_.fail_at(ch, expected_found("Piece or FieldData", ch.name));
     }
     if (!any_piece) x_.fail_at(ds, std::string("no Piece in ") + dataset_of(kind_));
+    // Every Piece may be empty (an Extent with max < min): then none gave the grid's points.
+    if (np_ > 0 && kind_ == GridKind::structured && !have_points_) x_.fail_at(ds, "no non-empty Piece holds the Points");
+    if (np_ > 0 && kind_ == GridKind::rectilinear && !have_coords_) x_.fail_at(ds, "no non-empty Piece holds the Coordinates");
     mesh.points = points();
     if (np_ > 0) mesh.cells.push_back(structured_cells(n_));
     for (auto& [name, a] : point_data_) mesh.point_data[name] = a;

@@ -8,6 +8,7 @@
 
 #include "core/codec/base64.hpp"
 #include "core/io/byteorder.hpp"
+#include "core/io/xml.hpp"
 #include "core/parallel.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -34,20 +35,6 @@ const char* vtk_type_name(DType d) {
 }
 
 }  // namespace
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
-}
 
 XmlWriteOptions XmlWriteOptions::read(OptionReader& opts, std::string_view format) {
   const std::string fmt(format);
@@ -88,7 +75,7 @@ void XmlDataWriter::group(std::string tag) { groups_.push_back(Group{std::move(t
 void XmlDataWriter::add(const std::string& name, NDArray data, const std::string& extra_attrs) {
   OutArray a;
   const std::size_t comps = data.ndim() >= 2 ? data.row_size() : 1;
-  a.attrs = "type=\"" + std::string(vtk_type_name(data.dtype())) + "\" Name=\"" + xml_escape(name) + "\"";
+  a.attrs = "type=\"" + std::string(vtk_type_name(data.dtype())) + "\" Name=\"" + io::xml_escape(name) + "\"";
   if (data.ndim() >= 2) a.attrs += " NumberOfComponents=\"" + std::to_string(comps) + "\"";
   a.attrs += extra_attrs;
   a.comps = comps;

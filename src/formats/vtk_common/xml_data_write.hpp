@@ -48,8 +48,6 @@ struct XmlWriteOptions {
   static XmlWriteOptions read(OptionReader& opts, std::string_view format);
 };
 
-// `s` with &, <, > and " escaped, for an XML attribute value.
-std::string xml_escape(std::string_view s);
 
 // Collects the arrays of one dataset, grouped by element, then writes the file:
 //   <VTKFile type=... version=... byte_order header_type [compressor]>
