@@ -659,7 +659,6 @@ def meshio_read(path, fmt):
 # Formats that store positions as float32: our own round trip of float64 points is that close.
 FLOAT32_POSITIONS = {"neuroglancer": 1e-7}
 EXT = {name: (mio.formats()[name]["extensions"] or [""])[0] for name in SHARED_RW}  # neuroglancer has none
-EXT = {name: mio.formats()[name]["extensions"][0] for name in SHARED_RW}
 # meshio 5.0 reads ASCII UGRID coordinates as float32 (docs/python.md): UGRID is compared on
 # a binary variant, whose float64 both libraries keep.
 EXT["ugrid"] = ".lb8.ugrid"
