@@ -247,6 +247,7 @@ def abaqus_subset(lib, mesh):
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
+WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
 
 # (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
@@ -294,6 +295,7 @@ SURFACE_WRITE_CASES = [
     ("obj", ".obj", "obj", {}, {}),
     ("neuroglancer", "", "neuroglancer", {}, {}),  # no extension, as meshio
     ("wkt", ".wkt", "wkt", {}, {}),
+    ("svg (x, y only)", ".svg", "svg", {}, {}),
 ]
 
 

@@ -77,13 +77,16 @@ const Format& deduce_format(std::string_view path, bool for_write) {
     }
   }
   if (!able.empty()) return *able.front();
+  if (const auto named = formats_for_path(path); !named.empty())  // write-only formats (SVG)
+    throw std::invalid_argument("format '" + named.front()->name + "' of '" + std::string(path) + "' cannot be " +
+                                (for_write ? "written" : "read") + ": the format is " + (for_write ? "read" : "write") + "-only");
   throw std::invalid_argument("cannot deduce a file format from '" + std::string(path) +
                               "'; pass file_format= one of: " + known_format_names());
 }
 
 Mesh read(const std::string& path, const std::string& format, const Options& options) {
   const Format& f = format_for(path, format, false);
-  if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read");
+  if (!f.read) throw std::invalid_argument("format '" + f.name + "' cannot be read: the format is write-only");
   // `ragged` is an option of every format, handled here: true keeps variable-size cells as
   // one ragged block per run of one type instead of meshio's rectangular polygon /
   // polyhedron<n> blocks.

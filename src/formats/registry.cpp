@@ -23,6 +23,7 @@
 #include "formats/pvtu/pvtu.hpp"
 #include "formats/stl/stl.hpp"
 #include "formats/su2/su2.hpp"
+#include "formats/svg/svg.hpp"
 #include "formats/tetgen/tetgen.hpp"
 #include "formats/ugrid/ugrid.hpp"
 #include "formats/tecplot/tecplot.hpp"
@@ -73,6 +74,7 @@ const std::vector<Format>& formats() {
       avsucd_format(),
       tecplot_format(),
       wkt_format(),
+      svg_format(),
   };
   return all;
 }

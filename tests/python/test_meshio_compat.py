@@ -36,7 +36,7 @@ import meshioplusplus as mio
 # without a reader would be a lie. When a format lands in the registry, its name must leave
 # this list (test_not_implemented_formats_are_exactly_the_unregistered_ones says so).
 NOT_IMPLEMENTED_FORMATS = {
-    "cgns", "h5m", "hmf", "med", "svg",
+    "cgns", "h5m", "hmf", "med",
 }
 ALLOWED_MISSING = {name: "format not implemented in meshio++ yet" for name in NOT_IMPLEMENTED_FORMATS}
 
@@ -658,7 +658,6 @@ def meshio_read(path, fmt):
 # Formats that store positions as float32: our own round trip of float64 points is that close.
 FLOAT32_POSITIONS = {"neuroglancer": 1e-7}
 EXT = {name: (mio.formats()[name]["extensions"] or [""])[0] for name in SHARED_RW}  # neuroglancer has none
-EXT = {name: (mio.formats()[name]["extensions"] or [""])[0] for name in SHARED_RW}
 # meshio 5.0 reads ASCII UGRID coordinates as float32 (docs/python.md): UGRID is compared on
 # a binary variant, whose float64 both libraries keep.
 EXT["ugrid"] = ".lb8.ugrid"
