@@ -218,8 +218,11 @@ std::string zlib_engine_name(ZlibEngine e) {
 }
 
 // The choices follow bench/micro (docs/benchmarks.md, "zlib engines"): libdeflate inflates
-// fastest; ISA-L deflates fastest at the fast levels (1..3, and zlib's Z_RLE speed mode),
-// libdeflate above them (it compresses better than zlib at each level, and faster).
+// fastest and deflates faster than zlib at every level with a better ratio. ISA-L deflates
+// faster still, but its stateless deflate keeps match history in the per-thread level
+// buffer between calls, so the same block could compress to other (valid) bytes after
+// other blocks: files must be byte-identical whatever the thread count, so it is not a
+// default; zlib_compress_with(isal, ...) stays for measurement.
 ZlibEngine zlib_inflate_engine() {
 #if MESHIOPP_HAVE_LIBDEFLATE
   return ZlibEngine::libdeflate;
@@ -230,17 +233,12 @@ ZlibEngine zlib_inflate_engine() {
 #endif
 }
 
-ZlibEngine zlib_compress_engine(int level, bool rle) {
-  [[maybe_unused]] const bool fast = rle || (level >= 1 && level <= 3);
-#if MESHIOPP_HAVE_ISAL
-  if (fast) return ZlibEngine::isal;
-#endif
+ZlibEngine zlib_compress_engine(int, bool) {
 #if MESHIOPP_HAVE_LIBDEFLATE
   return ZlibEngine::libdeflate;
-#elif MESHIOPP_HAVE_ISAL
-  if (level != 0) return ZlibEngine::isal;  // level 0 (stored) needs zlib
-#endif
+#else
   return ZlibEngine::zlib;
+#endif
 }
 
 std::string zlib_inflate_with(ZlibEngine e, const void* src, std::size_t src_nbytes, void* dst, std::size_t dst_nbytes) {
