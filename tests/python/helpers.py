@@ -13,6 +13,8 @@ import contextlib
 import copy
 import shutil
 import subprocess
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -204,3 +206,21 @@ class DLPackOnly:
             return self._a.__dlpack__(stream=stream, **kwargs)
         except TypeError:  # numpy 1.x knows only `stream`
             return self._a.__dlpack__(stream=stream)
+
+
+def quiet(fn, *args, **kw):
+    """fn(*args, **kw) with its warnings silenced (meshio's, ours where a test expects them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def gmsh_msh_files(out_dir, sources, geo_dir):
+    """{name: .msh path} made by the gmsh program from sources {name: (geo file, gmsh args)}."""
+    out = {}
+    for name, (geo, args) in sources.items():
+        msh = Path(out_dir) / f"{name}.msh"
+        subprocess.run(["gmsh", *args, str(Path(geo_dir) / geo), "-o", str(msh), "-format", "msh41"], check=True,
+                       capture_output=True)
+        out[name] = msh
+    return out

@@ -10,8 +10,6 @@ below turn meshio's into global indices.
 """
 from __future__ import annotations
 
-import subprocess
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -30,19 +28,11 @@ ZONES = {"tetra", "pyramid", "wedge", "hexahedron"}
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    d = tmp_path_factory.mktemp("flac3d_gmsh")
-    out = {}
-    for name, (geo, args) in SOURCES.items():
-        msh = d / f"{name}.msh"
-        subprocess.run(["gmsh", *args, str(GEO / geo), "-o", str(msh), "-format", "msh41"], check=True, capture_output=True)
-        out[name] = msh
-    return out
+    """{name: msh path}, made by the gmsh program."""
+    return helpers.gmsh_msh_files(tmp_path_factory.mktemp("flac3d_gmsh"), SOURCES, GEO)
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
+quiet = helpers.quiet
 
 
 def zones_with_sets(lib, msh):

@@ -9,8 +9,6 @@ runs); we hold VTK's order in memory and Kratos' in the file (docs/formats/mdpa.
 """
 from __future__ import annotations
 
-import subprocess
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -34,19 +32,10 @@ SOURCES = {
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """{name: msh path}, made by the gmsh program."""
-    d = tmp_path_factory.mktemp("mdpa_gmsh")
-    out = {}
-    for name, (geo, args) in SOURCES.items():
-        msh = d / f"{name}.msh"
-        subprocess.run(["gmsh", *args, str(GEO / geo), "-o", str(msh), "-format", "msh41"], check=True, capture_output=True)
-        out[name] = msh
-    return out
+    return helpers.gmsh_msh_files(tmp_path_factory.mktemp("mdpa_gmsh"), SOURCES, GEO)
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
+quiet = helpers.quiet
 
 
 @helpers.needs_gmsh_program

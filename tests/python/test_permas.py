@@ -11,8 +11,6 @@ sets, and raises on the "$NSET NAME = ..." records the format spells them with. 
 from __future__ import annotations
 
 import gzip
-import subprocess
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -38,19 +36,11 @@ PERMAS_ORDER = {"triangle6": [0, 3, 1, 4, 2, 5], "tetra10": [0, 4, 1, 5, 2, 6, 7
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    d = tmp_path_factory.mktemp("permas_gmsh")
-    out = {}
-    for name, (geo, args) in SOURCES.items():
-        msh = d / f"{name}.msh"
-        subprocess.run(["gmsh", *args, str(GEO / geo), "-o", str(msh), "-format", "msh41"], check=True, capture_output=True)
-        out[name] = msh
-    return out
+    """{name: msh path}, made by the gmsh program."""
+    return helpers.gmsh_msh_files(tmp_path_factory.mktemp("permas_gmsh"), SOURCES, GEO)
 
 
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
+quiet = helpers.quiet
 
 
 def permas_rows(blocks):
