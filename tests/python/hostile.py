@@ -47,6 +47,17 @@ def fixtures(fmt: str) -> list[Path]:
     return out
 
 
+# Formats whose files name other files (pieces, heavy data) by relative path.
+COLLECTIONS = {"pvtu", "pvtp", "pvd"}
+WITH_SIDE_FILES = COLLECTIONS | {"xdmf"}
+
+
+def mesh_fixtures(fmt: str) -> list[Path]:
+    """fixtures(fmt) that read as meshes where they lie: the collections' fuzz seeds name
+    pieces that are absent on purpose (tests/fuzz/seeds/README.md)."""
+    return [p for p in fixtures(fmt) if not (fmt in COLLECTIONS and p.parent.parent.name == "seeds")]
+
+
 def _spread(n: int, count: int) -> list[int]:
     """`count` positions spread evenly over range(n) (all of them when n <= count)."""
     if n <= count:

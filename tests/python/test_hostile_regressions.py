@@ -32,9 +32,9 @@ def test_non_utf8_physical_name_reads_and_writes_back_its_bytes(tmp_path):
 # none; OFF only its vertex colours; OBJ only texture coordinates and normals; Medit only its
 # references; Nastran only the GRID's CP as "nastran:ref"; TetGen only its attributes and
 # markers; UGRID, PERMAS, FLAC3D, WKT, SU2, Abaqus, UNV (2411), DOLFIN XML, Netgen,
-# Neuroglancer and ANSYS Fluent (mesh sections only) none.
+# Neuroglancer, ANSYS Fluent (mesh sections only) and SVG (a drawing) none.
 NO_NAMED_POINT_DATA = {"stl", "off", "obj", "medit", "su2", "abaqus", "nastran", "unv", "dolfin-xml", "netgen", "neuroglancer",
-                       "ansys", "flac3d", "permas", "tetgen", "ugrid", "wkt"}
+                       "ansys", "flac3d", "permas", "tetgen", "ugrid", "wkt", "svg"}
 
 
 def test_non_utf8_data_names_round_trip(tmp_path):
