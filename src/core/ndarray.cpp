@@ -4,10 +4,15 @@
 
 #include <sys/mman.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <new>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 namespace meshioplusplus {
 
@@ -172,8 +177,30 @@ double NDArray::value_as_double(std::size_t i) const {
   return visit_dtype(dtype_, [&](auto v) { return static_cast<double>(static_cast<const decltype(v)*>(data_)[i]); });
 }
 
+namespace {
+
+// A float converted to an integer type it does not fit (NaN, infinity, out of range) is
+// undefined behaviour in C++; every float-to-integer conversion goes through this check and
+// names the value and its flat index instead.
+template <class Dst, class Src> Dst checked_cast(Src v, std::size_t i) {
+  if constexpr (std::is_floating_point_v<Src> && std::is_integral_v<Dst>) {
+    // [lo, hi) in the float domain: lo = min exactly, hi = max + 1 = a power of two, exact.
+    constexpr double lo = static_cast<double>(std::numeric_limits<Dst>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<Dst>::max() / 2 + 1) * 2.0;
+    const double d = std::trunc(static_cast<double>(v));  // the conversion truncates first
+    if (!(d >= lo && d < hi)) {
+      std::ostringstream what;
+      what << "value " << static_cast<double>(v) << " at index " << i << " does not fit the integer dtype it is converted to";
+      throw std::range_error(what.str());
+    }
+  }
+  return static_cast<Dst>(v);
+}
+
+}  // namespace
+
 std::int64_t NDArray::value_as_int64(std::size_t i) const {
-  return visit_dtype(dtype_, [&](auto v) { return static_cast<std::int64_t>(static_cast<const decltype(v)*>(data_)[i]); });
+  return visit_dtype(dtype_, [&](auto v) { return checked_cast<std::int64_t>(static_cast<const decltype(v)*>(data_)[i], i); });
 }
 
 NDArray NDArray::as_dtype(DType dtype) const {
@@ -186,7 +213,7 @@ NDArray NDArray::as_dtype(DType dtype) const {
     visit_dtype(dtype, [&](auto dst_tag) {
       using Dst = decltype(dst_tag);
       Dst* dst = static_cast<Dst*>(out.data_);
-      for (std::size_t i = 0; i < n; ++i) dst[i] = static_cast<Dst>(src[i]);
+      for (std::size_t i = 0; i < n; ++i) dst[i] = checked_cast<Dst>(src[i], i);
     });
   });
   return out;

@@ -142,14 +142,9 @@ TEST(MdpaRead, UnknownElementNamesAreSkippedWithAWarning) {
 namespace {
 
 mpp::Mesh writable_mix() {
-  mpp::Mesh m;
-  std::vector<double> p;
-  for (int i = 0; i < 27; ++i) p.insert(p.end(), {i * 0.1 - 1.0 / 3.0, -1e-300 * i, 6.02e23 / (i + 1)});
-  m.points = NDArray::from_vector(p, {27, 3});
-  for (auto [t, k] : std::vector<std::pair<std::string, std::size_t>>{
+  mpp::Mesh m = awkward_mix({
            {"vertex", 1}, {"line", 2}, {"line3", 3}, {"triangle", 3}, {"triangle6", 6}, {"quad", 4}, {"quad8", 8}, {"quad9", 9},
-           {"tetra", 4}, {"tetra10", 10}, {"wedge", 6}, {"hexahedron", 8}, {"hexahedron20", 20}, {"hexahedron27", 27}})
-    m.cells.push_back(rect(t, k, 2, static_cast<std::int64_t>(k)));
+           {"tetra", 4}, {"tetra10", 10}, {"wedge", 6}, {"hexahedron", 8}, {"hexahedron20", 20}, {"hexahedron27", 27}});
   std::vector<double> pv;
   for (int i = 0; i < 27 * 3; ++i) pv.push_back(i * 0.25 - 3);
   m.point_data["T"] = NDArray::from_vector(std::vector<double>(27, 1.0 / 3.0));

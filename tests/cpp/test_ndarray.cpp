@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -91,6 +95,38 @@ TEST(NDArray, AsDtypeConverts) {
   EXPECT_EQ(b.data<double>()[0], -1.0);
   EXPECT_EQ(b.data<double>()[1], 7.0);
   EXPECT_EQ(a.as_dtype(mpp::DType::int32).raw(), a.raw());  // same dtype: no copy
+}
+
+TEST(NDArray, FloatToIntegerConversionRefusesValuesThatDoNotFit) {
+  // NaN, infinities and out-of-range floats are named, never converted (that would be
+  // undefined behaviour); the edges of the range still convert exactly.
+  const double bad[] = {std::nan(""), INFINITY, -INFINITY, 9.3e18, -9.3e18, 128.0, -129.0};
+  for (double v : bad) {
+    auto a = mpp::NDArray::zeros(mpp::DType::float64, {2});
+    a.data<double>()[1] = v;
+    const mpp::DType to = std::fabs(v) < 1000 ? mpp::DType::int8 : mpp::DType::int64;
+    try {
+      (void)a.as_dtype(to);
+      ADD_FAILURE() << "converted " << v;
+    } catch (const std::range_error& e) {
+      EXPECT_NE(std::string(e.what()).find("at index 1"), std::string::npos) << e.what();
+    }
+    if (to == mpp::DType::int64) {
+      EXPECT_THROW((void)a.value_as_int64(1), std::range_error) << v;
+    }
+  }
+  auto edges = mpp::NDArray::zeros(mpp::DType::float64, {2});
+  edges.data<double>()[0] = 127.9;  // truncates to 127
+  edges.data<double>()[1] = -0.5;   // truncates to 0
+  EXPECT_EQ(edges.as_dtype(mpp::DType::int8).data<std::int8_t>()[0], 127);
+  EXPECT_EQ(edges.as_dtype(mpp::DType::uint8).data<std::uint8_t>()[1], 0);
+  auto lowest = mpp::NDArray::zeros(mpp::DType::float64, {1});
+  lowest.data<double>()[0] = -9223372036854775808.0;  // -2^63 fits int64 exactly
+  EXPECT_EQ(lowest.as_dtype(mpp::DType::int64).data<std::int64_t>()[0], std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(lowest.value_as_int64(0), std::numeric_limits<std::int64_t>::min());
+  auto neg = mpp::NDArray::zeros(mpp::DType::float32, {1});
+  neg.data<float>()[0] = -1.0f;
+  EXPECT_THROW((void)neg.as_dtype(mpp::DType::uint32), std::range_error);
 }
 
 TEST(AllocatorHook, AllocationsAndFreesBalanceInCountAndBytes) {

@@ -88,15 +88,10 @@ TEST(PermasMalformed, GzipLiesAreReadErrors) {
 namespace {
 
 mpp::Mesh writable_mix() {
-  mpp::Mesh m;
-  std::vector<double> p;
-  for (int i = 0; i < 27; ++i) p.insert(p.end(), {i * 0.1 - 1.0 / 3.0, -1e-300 * i, 6.02e23 / (i + 1)});
-  m.points = NDArray::from_vector(p, {27, 3});
-  for (auto [t, k] : std::vector<std::pair<std::string, std::size_t>>{
+  mpp::Mesh m = awkward_mix({
            {"vertex", 1}, {"line", 2}, {"line3", 3}, {"triangle", 3}, {"triangle6", 6}, {"quad", 4}, {"quad8", 8}, {"quad9", 9},
            {"tetra", 4}, {"tetra10", 10}, {"pyramid", 5}, {"wedge", 6}, {"wedge15", 15}, {"hexahedron", 8}, {"hexahedron20", 20},
-           {"hexahedron27", 27}})
-    m.cells.push_back(rect(t, k, 2, static_cast<std::int64_t>(k)));
+           {"hexahedron27", 27}});
   m.regions = {mpp::Region{"some_cells", mpp::RegionKind::cell, -1, -1, NDArray::from_vector(std::vector<std::int64_t>{0, 5, 27, 31})},
                mpp::Region{"some_points", mpp::RegionKind::point, -1, -1, NDArray::from_vector(std::vector<std::int64_t>{3, 26})},
                mpp::Region{"sides", mpp::RegionKind::side, -1, 9, NDArray::from_vector(std::vector<std::int64_t>{4, 0}, {1, 2})}};

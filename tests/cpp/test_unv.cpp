@@ -119,14 +119,9 @@ TEST(UnvRead, EmptyFileIsAnEmptyMesh) {
 namespace {
 
 mpp::Mesh writable_mix() {
-  mpp::Mesh m;
-  std::vector<double> p;
-  for (int i = 0; i < 27; ++i) p.insert(p.end(), {i * 0.1 - 1.0 / 3.0, -1e-300 * i, 6.02e23 / (i + 1)});
-  m.points = NDArray::from_vector(p, {27, 3});
-  for (auto [t, k] : std::vector<std::pair<std::string, std::size_t>>{
+  mpp::Mesh m = awkward_mix({
            {"vertex", 1}, {"line", 2}, {"line3", 3}, {"triangle", 3}, {"triangle6", 6}, {"quad", 4}, {"quad8", 8}, {"quad9", 9},
-           {"tetra", 4}, {"tetra10", 10}, {"wedge", 6}, {"wedge15", 15}, {"hexahedron", 8}, {"hexahedron20", 20}})
-    m.cells.push_back(rect(t, k, 2, static_cast<std::int64_t>(k)));
+           {"tetra", 4}, {"tetra10", 10}, {"wedge", 6}, {"wedge15", 15}, {"hexahedron", 8}, {"hexahedron20", 20}});
   for (std::size_t b = 0; b < m.cells.size(); ++b) {
     m.cell_data["unv:physical_property"].push_back(NDArray::from_vector(std::vector<std::int64_t>{static_cast<std::int64_t>(b) + 1, 3}));
     m.cell_data["unv:material"].push_back(NDArray::from_vector(std::vector<std::int64_t>{0, 5}));

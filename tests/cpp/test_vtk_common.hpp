@@ -78,6 +78,17 @@ inline mpp::Mesh quadratic_mix() {
   return m;
 }
 
+// 27 points with awkward coordinates (a third, subnormal-ish, huge) and two cells of each of
+// `types` (name, nodes per cell): what the solver-deck writers' round trips start from.
+inline mpp::Mesh awkward_mix(const std::vector<std::pair<std::string, std::size_t>>& types) {
+  mpp::Mesh m;
+  std::vector<double> p;
+  for (int i = 0; i < 27; ++i) p.insert(p.end(), {i * 0.1 - 1.0 / 3.0, -1e-300 * i, 6.02e23 / (i + 1)});
+  m.points = NDArray::from_vector(p, {27, 3});
+  for (const auto& [t, k] : types) m.cells.push_back(rect(t, k, 2, static_cast<std::int64_t>(k)));
+  return m;
+}
+
 inline mpp::Mesh polygon_mesh() {
   mpp::Mesh m;
   m.points = grid_points();

@@ -395,6 +395,18 @@ std::vector<unsigned char> gzip_compress(const void*, std::size_t, int) {
 }
 #endif
 
+std::string gunzip_if_gzip(std::string_view raw, std::size_t limit, std::vector<char>& inflated, std::string_view& text) {
+  text = raw;
+  if (raw.size() < 2 || static_cast<unsigned char>(raw[0]) != 0x1f || static_cast<unsigned char>(raw[1]) != 0x8b) return "";
+  if (!zlib_available()) return "a gzip file, and meshio++ was built without zlib";
+  // deflate makes at most 1032 bytes per compressed byte: the bound on what is allocated
+  const std::size_t bound = std::min<std::uint64_t>(limit, 1032 * static_cast<std::uint64_t>(raw.size()) + (1 << 16));
+  std::string err = gzip_inflate(raw.data(), raw.size(), bound, inflated);
+  if (!err.empty()) return "gzip: " + err;
+  text = std::string_view(inflated.data(), inflated.size());
+  return "";
+}
+
 std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, std::size_t nbytes,
                                                              std::size_t block_size, int level, unsigned threads,
                                                              bool rle) {

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace meshioplusplus::codec {
@@ -63,6 +64,12 @@ std::vector<std::vector<unsigned char>> zlib_compress_blocks(const void* data, s
 // passes min(its own limit, 1032 * src_nbytes + slack)). Returns "" on success, else why
 // it failed (not gzip, corrupt, cut short, or larger than max_nbytes).
 std::string gzip_inflate(const void* src, std::size_t src_nbytes, std::size_t max_nbytes, std::vector<char>& out);
+
+// A file that may be gzip-compressed (.vol.gz, .dato.gz): `raw` itself when it does not
+// start with gzip's magic (1f 8b), else its members inflated into `inflated`, bounded by
+// deflate's 1032:1 expansion and by `limit`. Sets `text` to what was read; returns "" on
+// success, else why it failed (built without zlib, corrupt, cut short, too large).
+std::string gunzip_if_gzip(std::string_view raw, std::size_t limit, std::vector<char>& inflated, std::string_view& text);
 
 // One gzip member holding `nbytes` bytes at `data`, at `level` (0..9, -1 = default).
 std::vector<unsigned char> gzip_compress(const void* data, std::size_t nbytes, int level);

@@ -41,14 +41,10 @@ constexpr std::size_t kMaxWords = 32;
 
 // The text to parse: the file's bytes, or the inflated bytes of a gzip file.
 std::string_view text_of(const io::FileBytes& file, std::vector<char>& inflated, const std::string& path) {
-  const std::string_view raw = file.text();
-  if (raw.size() < 2 || static_cast<unsigned char>(raw[0]) != 0x1f || static_cast<unsigned char>(raw[1]) != 0x8b) return raw;
-  const io::Cursor at_start(raw, "netgen", path);
-  if (!codec::zlib_available()) at_start.fail("a gzip file, and meshio++ was built without zlib");
-  const std::size_t bound = std::min<std::uint64_t>(io::kMaxCount, 1032 * static_cast<std::uint64_t>(raw.size()) + (1 << 16));
-  const std::string err = codec::gzip_inflate(raw.data(), raw.size(), bound, inflated);
-  if (!err.empty()) at_start.fail(err);
-  return {inflated.data(), inflated.size()};
+  std::string_view text;
+  const std::string err = codec::gunzip_if_gzip(file.text(), io::kMaxCount, inflated, text);
+  if (!err.empty()) io::Cursor(file.text(), "netgen", path).fail(err);
+  return text;
 }
 
 // A run of cells of one type, as the file lists them: 1-based node numbers in Netgen's order.

@@ -69,17 +69,8 @@ std::string upper(std::string_view s) {
 class Text {
  public:
   Text(const std::string& path) : file_(path, "permas") {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(file_.data());
-    if (file_.size() < 18 || bytes[0] != 0x1f || bytes[1] != 0x8b) {  // no gzip magic: the deck itself
-      text_ = file_.text();
-      return;
-    }
-    if (!codec::zlib_available()) throw read_error("permas", path, "a gzip file, and meshio++ was built without zlib");
-    // deflate makes at most 1032 bytes per compressed byte: the bound on what is allocated
-    const std::size_t bound = std::min<std::uint64_t>(io::kMaxCount, 1032 * static_cast<std::uint64_t>(file_.size()) + (1 << 16));
-    const std::string err = codec::gzip_inflate(file_.data(), file_.size(), bound, inflated_);
-    if (!err.empty()) throw read_error("permas", path, "gzip: " + err);
-    text_ = std::string_view(inflated_.data(), inflated_.size());
+    const std::string err = codec::gunzip_if_gzip(file_.text(), io::kMaxCount, inflated_, text_);
+    if (!err.empty()) throw read_error("permas", path, err);
   }
   std::string_view text() const { return text_; }
 

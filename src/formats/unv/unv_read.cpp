@@ -29,12 +29,12 @@
 #include <climits>
 #include <cstring>
 #include <map>
-#include <unordered_map>
 
 #include "core/cell_collector.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
+#include "core/skip_log.hpp"
 #include "formats/unv/unv_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -52,14 +52,9 @@ struct Group {
   std::vector<std::int64_t> nodes, elements;
 };
 
-struct Skipped {
-  std::string what, reason;
-  std::size_t count = 0, first_line = 0;
-};
-
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "unv"), cur_(file_.text(), "unv", path), line_pos_(cur_.begin()) {}
+  explicit Reader(const std::string& path) : file_(path, "unv"), cur_(file_.text(), "unv", path), lines_(cur_.begin()) {}
 
   Mesh read() {
     for (;;) {
@@ -176,22 +171,9 @@ class Reader {
     return static_cast<std::int64_t>(v);
   }
 
-  // The line of `at`, counted on from the last position asked (warnings come in file order,
-  // so the whole file is counted once).
-  std::size_t line_at(const char* at) {
-    if (at < line_pos_) line_pos_ = cur_.begin(), line_ = 1;
-    for (; line_pos_ < at; ++line_pos_) line_ += (*line_pos_ == '\n');
-    return line_;
-  }
+  std::size_t line_at(const char* at) { return lines_.line_at(at); }
 
-  void skip(const std::string& what, const char* at, const char* reason) {
-    auto it = skipped_index_.find(what);
-    if (it == skipped_index_.end()) {
-      it = skipped_index_.emplace(what, skipped_.size()).first;
-      skipped_.push_back({what, reason, 0, line_at(at)});
-    }
-    ++skipped_[it->second].count;
-  }
+  void skip(const std::string& what, const char* at, const char* reason) { skipped_.add(what, line_at(at), reason); }
 
   // --- the mesh ----------------------------------------------------------------------------
   Mesh build() {
@@ -262,10 +244,7 @@ class Reader {
       }
     }
 
-    std::vector<std::string> out;
-    for (const Skipped& s : skipped_)
-      out.push_back("skipped " + s.what + " (" + std::to_string(s.count) + (s.count == 1 ? " time" : " times") + ", the first at line " +
-                    std::to_string(s.first_line) + "): " + s.reason);
+    std::vector<std::string> out = skipped_.messages();
     out.insert(out.end(), warnings.begin(), warnings.end());
     for (std::string& w : out) meshioplusplus::warn(std::move(w));  // read() gathers them into Mesh::warnings
     return mesh;
@@ -273,16 +252,14 @@ class Reader {
 
   io::FileBytes file_;
   io::Cursor cur_;
-  const char* line_pos_ = nullptr;
-  std::size_t line_ = 1;
+  LineCounter lines_;
 
   std::vector<std::int64_t> ids_;
   std::vector<double> xyz_;
   CellCollector elements_;
   std::vector<std::int64_t> elabels_, props_, mats_;
   std::vector<Group> groups_;
-  std::vector<Skipped> skipped_;
-  std::unordered_map<std::string, std::size_t> skipped_index_;
+  SkipLog skipped_;
 };
 
 }  // namespace
