@@ -1,7 +1,7 @@
 // meshio++ core: the one parallel loop, on std::thread (no pool, no dependency).
 //
 // parallel_for(n, threads, f) calls f(i) for every i in [0, n), on up to `threads` threads
-// (0 = std::thread::hardware_concurrency()), each taking the next index from an atomic
+// (0 = std::thread::hardware_concurrency(), asked once), each taking the next index from an atomic
 // counter. Work items write to disjoint outputs, so results never depend on the thread
 // count. The first exception thrown by any f is rethrown on the calling thread.
 // parallel_ranges(n, threads, f) calls f(r0, r1) over a few contiguous ranges instead.
@@ -22,8 +22,10 @@ namespace meshioplusplus {
 
 inline unsigned resolve_threads(long long requested) {
   if (requested > 0) return static_cast<unsigned>(std::min<long long>(requested, 256));
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : hw;
+  // Asked once per process: glibc reads /sys/devices/system/cpu/online on every call, which
+  // a read of a small file would otherwise pay for each time.
+  static const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return hw;
 }
 
 template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {

@@ -61,7 +61,7 @@ FileBytes::FileBytes(const std::string& path, std::string_view format) {
     throw read_error(format, path, "cannot open: not a regular file");
   }
   size_ = static_cast<std::size_t>(st.st_size);
-  if (size_ > 0 && S_ISREG(st.st_mode)) {
+  if (size_ > kReadSmallFilesBelow && S_ISREG(st.st_mode)) {
     // MAP_POPULATE maps every page up front in one kernel call instead of one fault per
     // 4 KiB page while parsing; the whole file is read anyway.
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -70,9 +70,9 @@ FileBytes::FileBytes(const std::string& path, std::string_view format) {
       mapped_ = true;
     }
   }
-  if (!mapped_) {  // pipes, /proc files, failed maps: one read loop
+  if (!mapped_) {  // small files, pipes, /proc files, failed maps: one read loop
     std::size_t have = 0;
-    fallback_.resize(size_ > 0 ? size_ : 1 << 16);
+    fallback_.resize(size_ > 0 ? size_ + 1 : 1 << 16);  // + 1: the end shows without a regrow
     for (;;) {
       if (have == fallback_.size()) fallback_.resize(fallback_.size() * 2);
       const ssize_t n = ::read(fd, fallback_.data() + have, fallback_.size() - have);

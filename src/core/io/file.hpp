@@ -1,7 +1,9 @@
 // meshio++ core I/O: reading a whole file once (memory-mapped), and atomic writes.
 //
 // FileBytes maps a file read-only (one mmap; falls back to one read() for files that
-// cannot be mapped) so parsers work in place on the bytes. AtomicFile writes to a
+// cannot be mapped) so parsers work in place on the bytes. Files of kReadSmallFilesBelow
+// bytes or fewer are read() into a heap buffer instead: unmapping costs a TLB flush on every
+// core the process has run threads on, tens of microseconds, more than copying 64 KiB. AtomicFile writes to a
 // temporary file in the target's folder and renames it over the target on commit(), after
 // flushing it to the device (and the folder after the rename); if the writer throws before
 // commit(), the temporary file is removed and an existing file at the target path is
@@ -15,6 +17,8 @@
 #include <vector>
 
 namespace meshioplusplus::io {
+
+inline constexpr std::size_t kReadSmallFilesBelow = 64 * 1024;
 
 class FileBytes {
  public:

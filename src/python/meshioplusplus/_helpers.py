@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from pathlib import Path
 
 import numpy as np
 
@@ -21,9 +20,16 @@ from ._mesh import Mesh, num_nodes_per_cell
 
 
 
+# The core's registry is fixed when _core is built (src/formats/registry.cpp), so it is asked
+# once: a read of a small file must not rebuild the format table on every call.
+_CORE_FORMATS = tuple((name, tuple(exts), r, w) for name, exts, r, w in _core.formats())
+_CORE_NAMES = frozenset(f[0] for f in _CORE_FORMATS)
+_WRITE_ALIASES = frozenset(_core.write_format_aliases())
+
+
 def formats() -> dict:
     """name -> {"extensions": [...], "read": bool, "write": bool} for every registered format."""
-    return {name: {"extensions": list(exts), "read": r, "write": w} for name, exts, r, w in _core.formats()}
+    return {name: {"extensions": list(exts), "read": r, "write": w} for name, exts, r, w in _CORE_FORMATS}
 
 
 def deduce(path: str, file_format, for_write: bool) -> str:
@@ -32,9 +38,9 @@ def deduce(path: str, file_format, for_write: bool) -> str:
     registration order, the first that can read or write)."""
     error = WriteError if for_write else ReadError
     if file_format is not None:
-        if for_write and file_format in _core.write_format_aliases():
+        if for_write and file_format in _WRITE_ALIASES:
             return file_format  # meshio's gmsh22 / vtk42 / vtk51: the core maps it
-        if file_format not in formats():
+        if file_format not in _CORE_NAMES:
             raise error(f"unknown file format '{file_format}' (known: {', '.join(formats()) or '(none)'})")
         return file_format
     try:
@@ -76,7 +82,7 @@ def deregister_format(format_name: str) -> None:
             names.remove(format_name)
     reader_map.pop(format_name, None)
     _writer_map.pop(format_name, None)
-    if format_name in formats():
+    if format_name in _CORE_NAMES:
         _deregistered.add(format_name)
 
 
@@ -131,31 +137,45 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
     per run of one type instead of meshio's rectangular ``polygon`` blocks per node count
     and ``polyhedron<n>`` blocks."""
     _check_registered(file_format, ReadError)
-    if not _is_buffer(filename) and not Path(os.fspath(filename)).exists():
-        raise ReadError(f"File {os.fspath(filename)} not found.")
-    plugin = _plugin_for(None if _is_buffer(filename) else os.fspath(filename), file_format, reader_map)
-    if plugin is not None:
-        return plugin(filename if _is_buffer(filename) else os.fspath(filename), **kwargs)
-    if _is_buffer(filename):
-        if file_format is None:
-            raise ReadError("file_format must be given when reading from a buffer")
-        data = filename.read()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "buffer")
-            with open(path, "wb") as f:
-                f.write(data.encode() if isinstance(data, str) else data)
-            return read(path, file_format, **kwargs)
-    path = os.fspath(filename)
-    if not Path(path).exists():
+    # The common case (a path, no plug-in registered, no deregistered format) costs one
+    # stat, one format lookup and the core's read: small files are read by the thousand.
+    if isinstance(filename, str):
+        path = filename
+    elif _is_buffer(filename):
+        return _read_buffer(filename, file_format, kwargs)
+    else:
+        path = os.fspath(filename)
+    if not os.path.exists(path):
         raise ReadError(f"File {path} not found.")
+    if reader_map:
+        plugin = _plugin_for(path, file_format, reader_map)
+        if plugin is not None:
+            return plugin(path, **kwargs)
     name = deduce(path, file_format, for_write=False)
-    _check_registered(name, ReadError)
+    if _deregistered:
+        _check_registered(name, ReadError)
     # What the reader skipped (cells of unknown types, keywords that are not mesh) is raised
     # by _core.read as UserWarning, as meshio warns.
-    mesh = Mesh._from_core(_core.read(path, name, _options(kwargs)))
+    mesh = Mesh._from_core(_core.read(path, name, _options(kwargs) if kwargs else {}))
     if not kwargs.get("ragged", False):
         _name_polyhedra(mesh)
     return mesh
+
+
+def _read_buffer(buffer, file_format, kwargs) -> Mesh:
+    """read() of a file-like object: a plug-in named by file_format gets the buffer itself;
+    the core reads its bytes from a temporary file."""
+    plugin = _plugin_for(None, file_format, reader_map)
+    if plugin is not None:
+        return plugin(buffer, **kwargs)
+    if file_format is None:
+        raise ReadError("file_format must be given when reading from a buffer")
+    data = buffer.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "buffer")
+        with open(path, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        return read(path, file_format, **kwargs)
 
 
 def _name_polyhedra(mesh: Mesh) -> None:
