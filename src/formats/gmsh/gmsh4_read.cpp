@@ -381,7 +381,7 @@ void read_periodic41(ReadState& st) {
 void read_ghost_elements(ReadState& st) {
   Input& in = st.in;
   const auto n = in.size("number of ghost elements");
-  in.cur.need(n, in.min_bytes(static_cast<std::size_t>(2 * in.size_bytes + 8)), "ghost elements");
+  in.cur.need(n, in.min_bytes(static_cast<std::size_t>(2 * in.size_bytes + 4)), "ghost elements");
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t tag = in.size("ghost element tag");
     const int owner = in.int32("ghost element partition");
