@@ -17,7 +17,7 @@ setup: .venv/.setup-done
 # The C++ library, CLI, tests and the _core extension, then the package into .venv.
 build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -Dpybind11_DIR=$(PYBIND11_DIR) \
-	  -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 $(LAUNCHER) >/dev/null
+	  -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3 -DMESHIOPP_WITH_MPI=ON $(LAUNCHER) >/dev/null
 	cmake --build $(BUILD) -j$(JOBS)
 	MESHIOPP_BUILD_DIR=$(abspath $(BUILD)) MESHIOPP_JOBS=$(JOBS) \
 	  $(PY) -m pip install --no-build-isolation --no-deps --no-index -q -e .

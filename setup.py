@@ -72,8 +72,14 @@ class CMakeBuild(build_ext):
         shutil.copy2(built[-1], target)
 
 
+def built_with_mpi(build_dir: Path) -> bool:
+    cache = build_dir / "CMakeCache.txt"
+    return cache.exists() and "MESHIOPP_HAVE_MPI:INTERNAL=1" in cache.read_text() and any(build_dir.glob("_mpi*.so"))
+
+
 # _testing (the tests' hooks) exists only in a tree that builds the tests: make build's.
-MODULES = ["_core"] + (["_testing"] if built_with_tests(build_dir()) else [])
+# _mpi (comm= reads and writes) only where CMake found MPI and mpi4py.
+MODULES = ["_core"] + (["_testing"] if built_with_tests(build_dir()) else []) + (["_mpi"] if built_with_mpi(build_dir()) else [])
 
 setup(
     version=cmake_project_version(),

@@ -511,14 +511,34 @@ def make(fail_after: int | None = None, device_count: int = 1, kernel_error: str
     mod.uint8, mod.int32, mod.int64, mod.float32, mod.float64 = np.uint8, np.int32, np.int64, np.float32, np.float64
     mod.get_default_pinned_memory_pool = lambda: pool
     mod.get_default_memory_pool = lambda: device_pool
+    mod.device = [0]  # the current device (cupy.cuda.Device switches it)
+
+    class Device:
+        def __init__(self, device=None):
+            self.id = mod.device[0] if device is None else int(device)
+            if not 0 <= self.id < device_count:
+                raise ValueError(f"fake cupy: no device {self.id}")
+
+        def __enter__(self):
+            self._previous = mod.device[0]
+            mod.device[0] = self.id
+            return self
+
+        def __exit__(self, *exc):
+            mod.device[0] = self._previous
+
+        def use(self):
+            mod.device[0] = self.id
+
     mod.cuda = types.SimpleNamespace(
+        Device=Device,
         Stream=Stream,
         ExternalStream=ExternalStream,
         Event=Event,
         get_current_stream=get_current_stream,
         alloc_pinned_memory=pool.malloc,
         pinned_memory=types.SimpleNamespace(is_memory_pinned=is_memory_pinned, _add_to_watch_list=add_to_watch_list),
-        runtime=types.SimpleNamespace(getDeviceCount=lambda: device_count, getDevice=lambda: 0, is_hip=False,
+        runtime=types.SimpleNamespace(getDeviceCount=lambda: device_count, getDevice=lambda: mod.device[0], is_hip=False,
                                       hostRegister=host_register, hostUnregister=host_unregister),
     )
 

@@ -173,4 +173,23 @@ Mesh dict_to_mesh(const py::dict& parts, std::vector<py::object>& keep) {
   return mesh;
 }
 
+// Re-raises the C++ warnings of the read (Mesh::warnings) or write (take_warnings) just done
+// (warnings.hpp) as UserWarning.
+// A note may quote bytes of the file that are not UTF-8: they are shown backslash-escaped.
+void raise_core_warnings(std::vector<std::string> notes) {
+  if (notes.empty()) return;
+  pybind11::object warn = pybind11::module_::import("warnings").attr("warn");
+  for (const auto& note : notes) {
+    PyObject* s = PyUnicode_DecodeUTF8(note.data(), static_cast<Py_ssize_t>(note.size()), "backslashreplace");
+    if (!s) throw pybind11::error_already_set();
+    warn(pybind11::reinterpret_steal<pybind11::str>(s), pybind11::handle(PyExc_UserWarning), 2);  // the caller of mio.read/write
+  }
+}
+
+Options to_options(const pybind11::dict& options) {
+  Options out;
+  for (auto [key, value] : options) out[pybind11::str(key)] = pybind11::str(value);
+  return out;
+}
+
 }  // namespace meshioplusplus::python

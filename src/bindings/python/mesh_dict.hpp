@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 
 namespace meshioplusplus::python {
@@ -27,5 +28,11 @@ CellBlock tuple_to_block(const pybind11::handle& item, const std::string& what, 
 // never fails on them and writing the name back restores the original bytes.
 pybind11::str name_str(const std::string& name);
 std::string name_bytes(pybind11::handle name);
+
+// Re-raises the C++ warnings of a read (Mesh::warnings) or write (take_warnings) as
+// UserWarning, for the caller of mio.read / mio.write (shared by _core and _mpi).
+void raise_core_warnings(std::vector<std::string> notes);
+// The keyword options of a call as the core's Options (values already strings).
+Options to_options(const pybind11::dict& options);
 
 }  // namespace meshioplusplus::python

@@ -32,28 +32,11 @@ using namespace meshioplusplus;
 using meshioplusplus::python::dict_to_mesh;
 using meshioplusplus::python::from_numpy;
 using meshioplusplus::python::mesh_to_dict;
+using meshioplusplus::python::raise_core_warnings;
+using meshioplusplus::python::to_options;
 using meshioplusplus::python::to_numpy;
 
 namespace {
-
-// Re-raises the C++ warnings of the read (Mesh::warnings) or write (take_warnings) just done
-// (warnings.hpp) as UserWarning.
-// A note may quote bytes of the file that are not UTF-8: they are shown backslash-escaped.
-void raise_core_warnings(std::vector<std::string> notes) {
-  if (notes.empty()) return;
-  py::object warn = py::module_::import("warnings").attr("warn");
-  for (const auto& note : notes) {
-    PyObject* s = PyUnicode_DecodeUTF8(note.data(), static_cast<Py_ssize_t>(note.size()), "backslashreplace");
-    if (!s) throw py::error_already_set();
-    warn(py::reinterpret_steal<py::str>(s), py::handle(PyExc_UserWarning), 2);  // the caller of mio.read/write
-  }
-}
-
-Options to_options(const py::dict& options) {
-  Options out;
-  for (auto [key, value] : options) out[py::str(key)] = py::str(value);
-  return out;
-}
 
 // Region entries in canonical form (Region::canonicalize): int64, sorted, unique; the very
 // array given when it already is. Integral floats are accepted, other dtypes are not.

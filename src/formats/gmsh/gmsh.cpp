@@ -17,7 +17,7 @@ namespace meshioplusplus {
 
 namespace {
 
-Mesh read_gmsh(const std::string& path, const Options& options) {
+Mesh read_gmsh_into(const std::string& path, const Options& options, gmsh::PartitionInfo* partitions) {
   OptionReader opts(options, "gmsh");
   opts.finish();
   io::FileBytes file(path, gmsh::kFormat);
@@ -56,8 +56,11 @@ Mesh read_gmsh(const std::string& path, const Options& options) {
   }
   in.end_section("MeshFormat");
   gmsh::ReadState st(in);
+  st.partitions = partitions;
   return reader(st);
 }
+
+Mesh read_gmsh(const std::string& path, const Options& options) { return read_gmsh_into(path, options, nullptr); }
 
 void write_gmsh(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "gmsh");
@@ -76,5 +79,10 @@ void write_gmsh(const std::string& path, const Mesh& mesh, const Options& option
 }  // namespace
 
 Format gmsh_format() { return Format{"gmsh", {".msh"}, read_gmsh, write_gmsh}; }
+
+Mesh gmsh::read_with_partitions(const std::string& path, const Options& options, PartitionInfo& info) {
+  info = PartitionInfo{};
+  return read_gmsh_into(path, options, &info);
+}
 
 }  // namespace meshioplusplus

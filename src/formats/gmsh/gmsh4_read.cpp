@@ -56,7 +56,9 @@ void read_entities(ReadState& st, const Layout& L, bool partitioned) {
         in.int32("parent tag");
         const auto nparts = in.size("number of partitions");
         in.cur.need(nparts, in.min_bytes(4), "partition tags");
-        for (std::uint64_t k = 0; k < nparts; ++k) in.int32("partition tag");
+        std::vector<int> parts;
+        for (std::uint64_t k = 0; k < nparts; ++k) parts.push_back(in.int32("partition tag"));
+        if (st.partitions) st.partitions->entity_partitions[{dim, tag}] = std::move(parts);
       }
       in.skip_reals(nbox, "entity box");
       const auto nphys = in.size("number of physical tags");
@@ -373,6 +375,24 @@ void read_periodic41(ReadState& st) {
   in.end_section("Periodic");
 }
 
+// $GhostElements (4.1): numGhostElements, then per element elementTag(size_t)
+// partitionTag(int) numGhostPartitions(size_t) ghostPartitionTag(int)...; partitionTag is
+// the partition that owns the element.
+void read_ghost_elements(ReadState& st) {
+  Input& in = st.in;
+  const auto n = in.size("number of ghost elements");
+  in.cur.need(n, in.min_bytes(static_cast<std::size_t>(2 * in.size_bytes + 4)), "ghost elements");
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t tag = in.size("ghost element tag");
+    const int owner = in.int32("ghost element partition");
+    const auto nghost = in.size("number of ghost partitions");
+    in.cur.need(nghost, in.min_bytes(4), "ghost partition tags");
+    for (std::uint64_t k = 0; k < nghost; ++k) in.int32("ghost partition tag");
+    if (st.partitions) st.partitions->ghost_owner[tag] = owner;
+  }
+  in.end_section("GhostElements");
+}
+
 Mesh read4(ReadState& st, const Layout& L) {
   Input& in = st.in;
   for (std::string name = st.next_section(); !name.empty(); name = st.next_section()) {
@@ -382,6 +402,7 @@ Mesh read4(ReadState& st, const Layout& L) {
     else if (name == "Nodes") read_nodes(st, L);
     else if (name == "Elements") read_elements(st, L);
     else if (name == "Periodic") L.affine_count ? read_periodic41(st) : read_periodic40(st);
+    else if (name == "GhostElements" && L.partitioned) read_ghost_elements(st);
     else in.skip_section(name);
   }
   return st.finish();

@@ -310,6 +310,10 @@ void ReadState::read_data(std::string_view section) {
 Mesh ReadState::finish() {
   // A 4.x file of geometry only ($Entities, no $Elements) is an empty mesh, as Gmsh opens it.
   if (!have_elements && !have_entities) in.fail("no $Elements section in the file");
+  if (partitions) {
+    partitions->node_tags = node_tags;
+    partitions->element_tags = element_tags.all();
+  }
   Mesh m;
   m.points = nodes.built() ? points : NDArray::zeros(DType::float64, {0, 3});
   const std::size_t nb = blocks.size();

@@ -32,6 +32,7 @@
 #include "core/io/file.hpp"
 #include "core/io/text_writer.hpp"
 #include "core/io/cursor.hpp"
+#include "formats/gmsh/gmsh.hpp"
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 
@@ -152,6 +153,13 @@ class ElementTags {
   }
   // -1 when unknown.
   std::int64_t find(std::uint64_t tag) const;
+  // Every tag pushed, in order.
+  std::vector<std::uint64_t> all() const {
+    if (!consecutive_) return tags_;
+    std::vector<std::uint64_t> out(count_);
+    for (std::uint64_t i = 0; i < count_; ++i) out[i] = first_ + i;
+    return out;
+  }
 
  private:
   bool consecutive_ = true;
@@ -184,6 +192,9 @@ struct ReadState {
   std::vector<PeriodicLink> periodic;
   std::map<std::string, NDArray> point_data;
   std::map<std::string, std::vector<NDArray>> cell_data;
+  // Set by read_with_partitions: $PartitionedEntities' partitions and $GhostElements go here
+  // (4.1); else those are read and dropped.
+  PartitionInfo* partitions = nullptr;
 
   void read_physical_names();
   // The next section's name without its '$' ("" at the end of the file); a line that is no

@@ -11,6 +11,8 @@ namespace {
 constexpr vtk_collection::Kind kPVTU{"pvtu", "vtu", "UnstructuredGrid", ".vtu"};
 }  // namespace
 
+const vtk_collection::Kind& pvtu_kind() { return kPVTU; }
+
 Format pvtu_format() { return vtk_collection::collection_format<kPVTU>(); }
 
 }  // namespace meshioplusplus

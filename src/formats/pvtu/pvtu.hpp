@@ -4,10 +4,13 @@
 // User documentation: docs/formats/pvtu.md.
 #pragma once
 
+#include "formats/vtk_collection/collection.hpp"
 #include "meshioplusplus/format.hpp"
 
 namespace meshioplusplus {
 
 Format pvtu_format();
+// The collection kind of .pvtu (for the MPI layer, src/mpi/).
+const vtk_collection::Kind& pvtu_kind();
 
 }  // namespace meshioplusplus

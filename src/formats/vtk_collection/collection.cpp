@@ -3,6 +3,7 @@
 // Formats). What is shared and how pieces are merged: collection.hpp.
 #include "formats/vtk_collection/collection.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -174,6 +175,76 @@ void write_summary(const std::string& path, const Kind& kind, const Summary& s) 
   file.commit();
 }
 
+namespace {
+
+// A parsed summary file: the declared arrays and the <Piece> elements (the cursor and the
+// document point into `file`, kept alive with them).
+struct ParsedSummary {
+  io::FileBytes file;
+  io::Cursor cur;
+  io::XmlDocument doc;
+  const XmlElement* grid = nullptr;
+  std::vector<ArrayDecl> point_decls, cell_decls;
+  std::vector<const XmlElement*> pieces;
+
+  ParsedSummary(const std::string& path, const Kind& kind)
+      : file(path, kind.format), cur(file.text(), kind.format, path), doc(io::parse_xml(cur)) {
+    const XmlElement& root = doc.root;
+    const std::string pgrid = std::string("P") + kind.grid;
+    if (root.name != "VTKFile") cur.fail_at(expected_found("root element VTKFile", root.name), root.begin);
+    const std::string* type = root.attribute("type");
+    if (!type || *type != pgrid)
+      cur.fail_at(expected_found("VTKFile type=\"" + pgrid + "\"", type ? *type : std::string("no type")), root.begin);
+    for (const XmlElement& c : root.children) {
+      if (c.name != pgrid) cur.fail_at(expected_found("<" + pgrid + ">", c.name), c.begin);
+      if (grid) cur.fail_at("more than one <" + pgrid + ">", c.begin);
+      grid = &c;
+    }
+    if (!grid) cur.fail_at("no <" + pgrid + "> element", root.begin);
+    if (const std::string* ghost = grid->attribute("GhostLevel"); ghost && *ghost != "0")
+      warn("GhostLevel=\"" + *ghost + "\": the pieces' ghost cells and points are read like the others (duplicated)");
+    for (const XmlElement& c : grid->children) {
+      if (c.name == "PPointData") point_decls = decls_in(cur, c, "PDataArray");
+      else if (c.name == "PCellData") cell_decls = decls_in(cur, c, "PDataArray");
+      else if (c.name == "Piece") pieces.push_back(&c);
+      else if (c.name != "PPoints")  // the pieces' points are what counts
+        warn("<" + std::string(c.name) + "> in <" + pgrid + ">: skipped, not mesh data");
+    }
+    if (pieces.empty()) cur.fail_at("no <Piece> in <" + pgrid + ">", grid->begin);
+  }
+};
+
+}  // namespace
+
+std::size_t piece_count(const std::string& path, const Kind& kind) { return ParsedSummary(path, kind).pieces.size(); }
+
+Mesh read_range(const std::string& path, const Options& piece_options, const Kind& kind, std::size_t first, std::size_t last) {
+  const ParsedSummary s(path, kind);
+  const io::Cursor& cur = s.cur;
+  last = std::min(last, s.pieces.size());
+  std::vector<Mesh> meshes;
+  for (std::size_t k = first; k < last; ++k) {
+    const XmlElement& piece = *s.pieces[k];
+    const std::string* source = piece.attribute("Source");
+    if (!source || source->empty()) cur.fail_at("<Piece> " + std::to_string(k) + " has no Source", piece.begin);
+    const std::string file_path = resolve(path, *source);
+    std::error_code ec;
+    if (!fs::is_regular_file(file_path, ec))
+      cur.fail_at("piece " + std::to_string(k) + ": Source \"" + *source + "\" is not a file (looked for " + file_path + ")",
+                  piece.begin);
+    Mesh m = find_format(kind.piece_format).read(file_path, piece_options);
+    keep_declared(m.point_data, s.point_decls, "point data", "PPointData", k, *source, cur, piece);
+    keep_declared(m.cell_data, s.cell_decls, "cell data", "PCellData", k, *source, cur, piece);
+    meshes.push_back(std::move(m));
+  }
+  if (meshes.empty()) throw std::invalid_argument(std::string(kind.format) + ": no pieces in the range read");
+  try {
+    return concatenate(meshes);
+  } catch (const std::invalid_argument& e) {
+    cur.fail_at(std::string("the pieces do not fit together: ") + e.what() + " (parts are the <Piece>s, from 0)", s.grid->begin);
+  }
+}
+
 Mesh read(const std::string& path, const Options& options, const Kind& kind) {
   Options piece_options = options;
   std::optional<std::size_t> only;
@@ -185,60 +256,12 @@ Mesh read(const std::string& path, const Options& options, const Kind& kind) {
     only = static_cast<std::size_t>(k);
     piece_options.erase(it);
   }
-  io::FileBytes file(path, kind.format);
-  io::Cursor cur(file.text(), kind.format, path);
-  const io::XmlDocument doc = io::parse_xml(cur);
-  const XmlElement& root = doc.root;
-  const std::string pgrid = std::string("P") + kind.grid;
-  if (root.name != "VTKFile") cur.fail_at(expected_found("root element VTKFile", root.name), root.begin);
-  const std::string* type = root.attribute("type");
-  if (!type || *type != pgrid)
-    cur.fail_at(expected_found("VTKFile type=\"" + pgrid + "\"", type ? *type : std::string("no type")), root.begin);
-  const XmlElement* grid = nullptr;
-  for (const XmlElement& c : root.children) {
-    if (c.name != pgrid) cur.fail_at(expected_found("<" + pgrid + ">", c.name), c.begin);
-    if (grid) cur.fail_at("more than one <" + pgrid + ">", c.begin);
-    grid = &c;
-  }
-  if (!grid) cur.fail_at("no <" + pgrid + "> element", root.begin);
-  if (const std::string* ghost = grid->attribute("GhostLevel"); ghost && *ghost != "0")
-    warn("GhostLevel=\"" + *ghost + "\": the pieces' ghost cells and points are read like the others (duplicated)");
-
-  std::vector<ArrayDecl> point_decls, cell_decls;
-  std::vector<const XmlElement*> pieces;
-  for (const XmlElement& c : grid->children) {
-    if (c.name == "PPointData") point_decls = decls_in(cur, c, "PDataArray");
-    else if (c.name == "PCellData") cell_decls = decls_in(cur, c, "PDataArray");
-    else if (c.name == "Piece") pieces.push_back(&c);
-    else if (c.name != "PPoints")  // the pieces' points are what counts
-      warn("<" + std::string(c.name) + "> in <" + pgrid + ">: skipped, not mesh data");
-  }
-  if (pieces.empty()) cur.fail_at("no <Piece> in <" + pgrid + ">", grid->begin);
-  if (only && *only >= pieces.size())
+  if (!only) return read_range(path, piece_options, kind, 0, static_cast<std::size_t>(-1));
+  const std::size_t count = piece_count(path, kind);
+  if (*only >= count)
     throw std::invalid_argument(std::string(kind.format) + ": option 'piece': " + std::to_string(*only) + " is past the last piece (the file has " +
-                                std::to_string(pieces.size()) + ", numbered from 0)");
-
-  std::vector<Mesh> meshes;
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
-    if (only && k != *only) continue;
-    const XmlElement& piece = *pieces[k];
-    const std::string* source = piece.attribute("Source");
-    if (!source || source->empty()) cur.fail_at("<Piece> " + std::to_string(k) + " has no Source", piece.begin);
-    const std::string file_path = resolve(path, *source);
-    std::error_code ec;
-    if (!fs::is_regular_file(file_path, ec))
-      cur.fail_at("piece " + std::to_string(k) + ": Source \"" + *source + "\" is not a file (looked for " + file_path + ")",
-                  piece.begin);
-    Mesh m = find_format(kind.piece_format).read(file_path, piece_options);
-    keep_declared(m.point_data, point_decls, "point data", "PPointData", k, *source, cur, piece);
-    keep_declared(m.cell_data, cell_decls, "cell data", "PCellData", k, *source, cur, piece);
-    meshes.push_back(std::move(m));
-  }
-  try {
-    return concatenate(meshes);
-  } catch (const std::invalid_argument& e) {
-    cur.fail_at(std::string("the pieces do not fit together: ") + e.what() + " (parts are the <Piece>s, from 0)", grid->begin);
-  }
+                                std::to_string(count) + ", numbered from 0)");
+  return read_range(path, piece_options, kind, *only, *only + 1);
 }
 
 void write(const std::string& path, const Mesh& mesh, const Options& options, const Kind& kind) {

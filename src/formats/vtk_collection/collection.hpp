@@ -69,6 +69,12 @@ Summary summary_of_piece(const std::string& piece_file, const Kind& kind);
 // Writes `summary` to `path` atomically (an existing file is untouched on failure).
 void write_summary(const std::string& path, const Kind& kind, const Summary& summary);
 
+// For MPI readers: the number of <Piece>s the summary names, and the mesh of pieces
+// [first, last) (last past the end: to the end) joined as read() joins them; every option
+// goes to the piece reader. std::invalid_argument when the range holds no piece.
+std::size_t piece_count(const std::string& path, const Kind& kind);
+Mesh read_range(const std::string& path, const Options& piece_options, const Kind& kind, std::size_t first, std::size_t last);
+
 // The Format entry points of pvtu / pvtp. Read option `piece=<k>`: piece k alone (0-based);
 // every other option goes to the piece reader. Write options all go to the piece writer.
 Mesh read(const std::string& path, const Options& options, const Kind& kind);

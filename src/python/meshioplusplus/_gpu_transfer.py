@@ -140,7 +140,8 @@ class _Mover:
         return facts
 
 
-def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = False, stream=None) -> DevicePayload:
+def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = False, stream=None, device=None,
+            comm=None) -> DevicePayload:
     """Move ``mesh`` to the current CUDA device: the payload of ``to_dlpack`` with every
     array (``field_data`` excepted) crossing the bus in one host->device transfer.
 
@@ -166,8 +167,39 @@ def to_cupy(mesh, *, float32: bool = False, int32: bool = False, pinned: bool = 
     stream or the host. Either way, when ``to_cupy`` returns it has finished reading the
     mesh's arrays: they may be changed or freed at once, and dropping the payload early is
     safe (staging chunks are guarded by events, not by the payload).
+
+    ``device``: the CUDA device to move to (the current one is restored afterwards). None:
+    in an MPI job, the rank's device, node-local rank modulo the node's devices (the rank
+    from ``comm``'s ``MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`` when an mpi4py ``comm`` is
+    given, else from the launcher's OMPI_COMM_WORLD_LOCAL_RANK / MPI_LOCALRANKID / ...;
+    docs/parallel.md); outside one, or with a ``stream`` (whose device counts), the current
+    device.
     """
     cp = _require_device("to_cupy")
+    chosen = rank_device(cp, device, comm, stream)
+    if chosen is None:
+        return _to_cupy(cp, mesh, float32, int32, pinned, stream)
+    with cp.cuda.Device(chosen):
+        return _to_cupy(cp, mesh, float32, int32, pinned, stream)
+
+
+def rank_device(cp, device, comm, stream):
+    """The device to_cupy moves to: ``device`` (checked), else the rank's by its node-local
+    rank in an MPI job, else None (the current device)."""
+    count = int(cp.cuda.runtime.getDeviceCount())
+    if device is not None:
+        if isinstance(device, bool) or not isinstance(device, int) or not 0 <= device < count:
+            raise ValueError(f"to_cupy: device={device!r} is not a device of this node (0 to {count - 1})")
+        return device
+    if stream is not None:
+        return None
+    from ._parallel import local_rank
+
+    local = local_rank(comm)
+    return None if local is None else local % count
+
+
+def _to_cupy(cp, mesh, float32, int32, pinned, stream) -> DevicePayload:
     user_stream = as_cupy_stream(cp, stream, "to_cupy")
     host = _to_device_payload(mesh, float32=float32, int32=int32, operation="to_cupy")
     warn_notes("to_cupy", host.notes)  # before anything moves: under -W error nothing is wasted

@@ -135,7 +135,15 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
 
     ``ragged=True`` keeps variable-size cells (polygons, polyhedra) as one ragged block
     per run of one type instead of meshio's rectangular ``polygon`` blocks per node count
-    and ``polyhedron<n>`` blocks."""
+    and ``polyhedron<n>`` blocks.
+
+    ``comm=`` (an mpi4py communicator): a collective read of a partitioned mesh (.pvtu,
+    Gmsh ``-part_split`` files) giving this rank's part (docs/parallel.md)."""
+    comm = kwargs.pop("comm", None)
+    if comm is not None:
+        from . import _parallel
+
+        return _parallel.read(filename, comm, file_format, _options(kwargs))
     _check_registered(file_format, ReadError)
     # The common case (a path, no plug-in registered, no deregistered format) costs one
     # stat, one format lookup and the core's read: small files are read by the thousand.
@@ -193,7 +201,15 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
 
     ``pieces=[m0, m1, ...]`` (collections: pvtu, pvtp) writes one piece file per mesh and
     the collection file naming them; ``mesh`` is then None or the whole mesh the pieces
-    partition (its cell count must be the pieces' total): it is not written itself."""
+    partition (its cell count must be the pieces' total): it is not written itself.
+
+    ``comm=`` (an mpi4py communicator): a collective write, ``mesh`` being this rank's
+    part, as one .vtu piece per rank and the .pvtu (docs/parallel.md)."""
+    comm = kwargs.pop("comm", None)
+    if comm is not None:
+        from . import _parallel
+
+        return _parallel.write(filename, mesh, comm, file_format, _options(kwargs))
     _check_registered(file_format, WriteError)
     if "pieces" in kwargs:
         return _write_pieces(filename, mesh, file_format, kwargs.pop("pieces"), kwargs)
