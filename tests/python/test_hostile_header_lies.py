@@ -687,7 +687,7 @@ _VTKHDF_TEMPLATE = None
 _VTKHDF_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
-with h5py.File(buf, "w") as f:
+with h5py.File(buf, "w", libver="latest") as f:  # the compact file format: under 4 KiB
     g = f.create_group("VTKHDF")
     g.attrs["Version"] = np.array([1, 0], dtype=np.int64)
     counts = {"NumberOfPoints": 3, "NumberOfCells": 1, "NumberOfConnectivityIds": 3}

@@ -99,9 +99,8 @@ NDArray::Shape shape_of(const Context& ctx, hid_t space, const std::string& what
   if (rank < 0 || rank > kMaxRank) fail(ctx, what + ": cannot read its dataspace");
   hsize_t dims[kMaxRank];
   if (H5Sget_simple_extent_dims(space, dims, nullptr) < 0) fail(ctx, what + ": cannot read its dataspace");
-  NDArray::Shape shape(dims, dims + rank);
-  if (shape.empty()) shape = {1};
-  return shape;
+  if (rank == 0) return {1};
+  return NDArray::Shape(dims, dims + rank);
 }
 
 std::uint64_t byte_count(const Context& ctx, const NDArray::Shape& shape, std::size_t item, const std::string& what) {
@@ -150,6 +149,26 @@ Handle create_file(const Context& ctx, const std::string& path) {
   Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   if (!file) fail(ctx, "cannot create the HDF5 file " + path);
   return file;
+}
+
+Handle create_memory_file(const Context& ctx) {
+  Session session;
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
+    fail(ctx, "cannot set up an HDF5 file in memory");
+  Handle file(H5Fcreate(ctx.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  if (!file) fail(ctx, "cannot create an HDF5 file in memory");
+  return file;
+}
+
+std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file) {
+  Session session;
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(ctx, "cannot flush the HDF5 file");
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) fail(ctx, "cannot get the HDF5 file's image");
+  std::vector<unsigned char> image(static_cast<std::size_t>(size));
+  if (size > 0 && H5Fget_file_image(file, image.data(), image.size()) != size) fail(ctx, "cannot get the HDF5 file's image");
+  return image;
 }
 
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {

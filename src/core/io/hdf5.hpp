@@ -96,6 +96,13 @@ class Session {
 // Files. open_file() is read-only; create_file() truncates.
 Handle open_file(const Context& ctx);
 Handle create_file(const Context& ctx, const std::string& path);
+// A file held in memory (HDF5's core driver, no backing store), for writers that hand its
+// bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
+// AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
+// 1.10 crashes at exit on a file whose close failed). Costs one copy of the file in memory.
+Handle create_memory_file(const Context& ctx);
+// The bytes of an open file (flushed first).
+std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Groups: opened, or created (with every missing parent) below `loc`.
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path);
 Handle create_group(const Context& ctx, hid_t loc, const std::string& path);

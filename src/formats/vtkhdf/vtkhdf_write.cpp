@@ -113,8 +113,9 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
   io::AtomicFile target(path, "vtkhdf");
   const h5::Context ctx{"vtkhdf", path, true};
   {
+    // Built in memory, then written by the AtomicFile (see io::hdf5::create_memory_file).
     h5::Session session;
-    h5::Handle file = h5::create_file(ctx, target.temp_path());
+    h5::Handle file = h5::create_memory_file(ctx);
     h5::Handle root = h5::create_group(ctx, file.get(), "VTKHDF");
     h5::write_attribute(ctx, root.get(), "Version", NDArray::from_vector(std::vector<std::int64_t>{1, 0}));
     h5::write_attribute(ctx, root.get(), "Type", std::string_view("UnstructuredGrid"));
@@ -142,7 +143,10 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
                         [&name](const Partition& p) -> const NDArray& { return p.cell_data.at(name); });
     h5::Handle field_data = h5::create_group(ctx, root.get(), "FieldData");
     for (const auto& [name, a] : first_mesh.field_data) h5::write_dataset(ctx, field_data.get(), name, a);
-    // Handles close here, the file last, before the rename.
+    field_data.reset(), cell_data.reset(), point_data.reset(), root.reset();
+    const std::vector<unsigned char> image = h5::memory_file_image(ctx, file.get());
+    file.reset();
+    target.write(image.data(), image.size());
   }
   target.commit();
 #else
