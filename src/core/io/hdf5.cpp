@@ -329,8 +329,11 @@ Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DT
   std::vector<hsize_t> dims(shape.begin(), shape.end());
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
+  // Every row is written by the partitions: no fill values first (a second pass over the file).
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!dcpl || H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0) fail(ctx, "cannot set up dataset " + name);
   Handle lcpl = link_create_plist();
-  Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(dtype), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+  Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(dtype), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
                  H5Dclose);
   if (!dataset) fail(ctx, "cannot create dataset " + name);
   return dataset;
