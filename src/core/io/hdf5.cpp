@@ -151,12 +151,28 @@ Handle create_file(const Context& ctx, const std::string& path) {
   return file;
 }
 
+Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
+  Session session;
+  if (size == 0) fail(ctx, "cannot open as an HDF5 file: it is empty");
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 20, /*backing_store=*/0) < 0 ||
+      H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0)
+    fail(ctx, "cannot set up an HDF5 file in memory");
+  // HDF5 1.10's core driver still open()s a file of the name given (blocking on a pipe
+  // with no writer left): the image gets a name of its own.
+  const std::string name = ctx.path + ":meshioplusplus-image";
+  Handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  if (!file) fail(ctx, "cannot open as an HDF5 file");
+  return file;
+}
+
 Handle create_memory_file(const Context& ctx) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
     fail(ctx, "cannot set up an HDF5 file in memory");
-  Handle file(H5Fcreate(ctx.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  const std::string name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
   if (!file) fail(ctx, "cannot create an HDF5 file in memory");
   return file;
 }

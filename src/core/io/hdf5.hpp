@@ -96,6 +96,9 @@ class Session {
 // Files. open_file() is read-only; create_file() truncates.
 Handle open_file(const Context& ctx);
 Handle create_file(const Context& ctx, const std::string& path);
+// A read-only file opened from its bytes (HDF5's core driver; HDF5 copies them): for a
+// pipe or a character device, which HDF5 cannot seek, read whole first (io::FileBytes).
+Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
 // A file held in memory (HDF5's core driver, no backing store), for writers that hand its
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5

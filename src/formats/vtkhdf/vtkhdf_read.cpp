@@ -12,6 +12,7 @@
 #include "meshioplusplus/warnings.hpp"
 
 #ifdef MESHIOPP_HAVE_HDF5
+#include "core/io/file.hpp"
 #include "core/io/hdf5.hpp"
 #endif
 
@@ -24,11 +25,11 @@ namespace h5 = io::hdf5;
 
 class Reader {
  public:
-  Reader(const std::string& path, std::size_t file_bytes) : ctx_{"vtkhdf", path, false}, file_bytes_(file_bytes) {}
+  explicit Reader(const std::string& path) : ctx_{"vtkhdf", path, false} {}
 
   Mesh read(std::optional<std::size_t> piece) {
     h5::Session session;  // the whole read under the library lock
-    h5::Handle file = h5::open_file(ctx_);
+    h5::Handle file = open();
     if (!h5::exists(file.get(), "VTKHDF")) fail("no group /VTKHDF: not a VTKHDF file");
     h5::Handle root = h5::open_group(ctx_, file.get(), "VTKHDF");
     check_version_and_type(root.get());
@@ -86,6 +87,21 @@ class Reader {
     return [this](const std::string& what) { fail(what); };
   }
 
+  // The file, and its size (what bounds every declared size). HDF5 seeks: a pipe or a
+  // character device is read whole first and opened from memory, as Exodus does.
+  h5::Handle open() {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(ctx_.path, ec)) {
+      const auto size = std::filesystem::file_size(ctx_.path, ec);
+      if (ec) fail("cannot open: " + ec.message());
+      file_bytes_ = static_cast<std::size_t>(size);
+      return h5::open_file(ctx_);
+    }
+    const io::FileBytes bytes(ctx_.path, "vtkhdf");
+    file_bytes_ = bytes.size();
+    return h5::open_file_image(ctx_, bytes.data(), bytes.size());
+  }
+
   NDArray dataset(const h5::Handle& root, const std::string& name) const {
     return h5::read_dataset(ctx_, root.get(), name, file_bytes_);
   }
@@ -141,7 +157,7 @@ class Reader {
   }
 
   h5::Context ctx_;
-  std::size_t file_bytes_;
+  std::size_t file_bytes_ = 0;
 };
 
 }  // namespace
@@ -157,10 +173,7 @@ Mesh read_vtkhdf(const std::string& path, const Options& options) {
   }
   opts.finish();
 #ifdef MESHIOPP_HAVE_HDF5
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw read_error("vtkhdf", path, "cannot open: " + ec.message());
-  return Reader(path, static_cast<std::size_t>(size)).read(piece);
+  return Reader(path).read(piece);
 #else
   throw read_error("vtkhdf", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
 #endif
