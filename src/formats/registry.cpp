@@ -29,6 +29,7 @@
 #include "formats/tecplot/tecplot.hpp"
 #include "formats/unv/unv.hpp"
 #include "formats/vtk/vtk.hpp"
+#include "formats/vtkhdf/vtkhdf.hpp"
 #include "formats/vti/vti.hpp"
 #include "formats/vtp/vtp.hpp"
 #include "formats/vtr/vtr.hpp"
@@ -75,6 +76,7 @@ const std::vector<Format>& formats() {
       tecplot_format(),
       wkt_format(),
       svg_format(),
+      vtkhdf_format(),
   };
   return all;
 }

@@ -101,6 +101,39 @@ TEST(Hdf5Toolkit, ErrorsNameTheFileAndTheDatasetAndHdf5PrintsNothing) {
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
 }
 
+TEST(Hdf5Toolkit, RowsAreWrittenAndReadByRange) {
+  const std::string path = tmp_path("hdf5_rows.h5");
+  const h5::Context wctx{"test", path, true};
+  {
+    h5::Handle file = h5::create_file(wctx, path);
+    h5::Handle ds = h5::create_dataset(wctx, file.get(), "/g/rows", DType::int32, {5, 2});
+    h5::write_rows(wctx, ds.get(), 3, NDArray::from_vector<std::int32_t>({6, 7, 8, 9}, {2, 2}));
+    h5::write_rows(wctx, ds.get(), 0, NDArray::from_vector<std::int32_t>({0, 1, 2, 3, 4, 5}, {3, 2}));
+    h5::write_rows(wctx, ds.get(), 5, NDArray::uninit(DType::int32, {0, 2}));  // nothing to write
+    h5::write_dataset(wctx, file.get(), "/g/other", NDArray::from_vector<double>({1.5}));
+    h5::create_group(wctx, file.get(), "/g/sub");
+  }
+  const h5::Context ctx{"test", path, false};
+  h5::Handle file = h5::open_file(ctx);
+  const std::size_t size = file_size(path);
+  EXPECT_EQ(testsupport::ints_of(h5::read_dataset(ctx, file.get(), "/g/rows", size)),
+            (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  const NDArray mid = h5::read_rows(ctx, file.get(), "/g/rows", 1, 3, size);
+  EXPECT_EQ(mid.shape(), (NDArray::Shape{3, 2}));
+  EXPECT_EQ(testsupport::ints_of(mid), (std::vector<std::int64_t>{2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(h5::read_rows(ctx, file.get(), "/g/rows", 5, 0, size).shape(), (NDArray::Shape{0, 2}));
+  EXPECT_EQ(h5::dataset_shape(ctx, file.get(), "/g/rows"), (NDArray::Shape{5, 2}));
+  h5::Handle g = h5::open_group(ctx, file.get(), "/g");
+  EXPECT_EQ(h5::dataset_names(ctx, g.get()), (std::vector<std::string>{"other", "rows"}));
+  EXPECT_TRUE(h5::is_numeric_dataset(ctx, g.get(), "rows"));
+  try {
+    h5::read_rows(ctx, file.get(), "/g/rows", 4, 2, size);
+    FAIL() << "no error";
+  } catch (const meshioplusplus::ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("rows [4, 6) asked, it has 5"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 
 #endif  // MESHIOPP_HAVE_HDF5

@@ -679,6 +679,51 @@ PVD = {
     "sparse part": (lambda v: pvd(vtu(), part=v), 0),
 }
 
+# --- vtkhdf: the partition counts are int64 datasets ---------------------------------------
+# A one-partition VTKHDF file (3 points, 1 triangle) made once by h5py in a subprocess (h5py
+# and meshio++ each hold HDF5's global state), which also reports the file offset of each
+# count dataset's (contiguous) value; each case rewrites one of them.
+_VTKHDF_TEMPLATE = None
+_VTKHDF_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+buf = io.BytesIO()
+with h5py.File(buf, "w", libver="latest") as f:  # the compact file format: under 4 KiB
+    g = f.create_group("VTKHDF")
+    g.attrs["Version"] = np.array([1, 0], dtype=np.int64)
+    counts = {"NumberOfPoints": 3, "NumberOfCells": 1, "NumberOfConnectivityIds": 3}
+    for k, v in counts.items():
+        g.create_dataset(k, data=np.array([v], dtype=np.int64))
+    g["Points"] = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    g["Offsets"] = np.array([0, 3], dtype=np.int64)
+    g["Connectivity"] = np.array([0, 1, 2], dtype=np.int64)
+    g["Types"] = np.array([5], dtype=np.uint8)
+    g.create_group("PointData")["u"] = np.array([1.0, 2.0, 3.0])
+    offsets = {k: g[k].id.get_offset() for k in counts}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
+"""
+
+
+def _vtkhdf_template():
+    global _VTKHDF_TEMPLATE
+    if _VTKHDF_TEMPLATE is None:
+        out = subprocess.run(["/usr/bin/python3", "-c", _VTKHDF_MAKER], check=True, capture_output=True, text=True).stdout
+        made = json.loads(out)
+        _VTKHDF_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
+    return _VTKHDF_TEMPLATE
+
+
+def vtkhdf_count(name: str):
+    def build(v):
+        data, offsets = _vtkhdf_template()
+        data = bytearray(data)
+        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
+        return bytes(data)
+    return build
+
+
+VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
+          [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -694,6 +739,7 @@ CASES["pvd"] = PVD
 CASES["avsucd"] = AVSUCD
 CASES["tecplot"] = TECPLOT
 CASES["wkt"] = WKT
+CASES["vtkhdf"] = VTKHDF
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

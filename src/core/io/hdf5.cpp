@@ -99,9 +99,8 @@ NDArray::Shape shape_of(const Context& ctx, hid_t space, const std::string& what
   if (rank < 0 || rank > kMaxRank) fail(ctx, what + ": cannot read its dataspace");
   hsize_t dims[kMaxRank];
   if (H5Sget_simple_extent_dims(space, dims, nullptr) < 0) fail(ctx, what + ": cannot read its dataspace");
-  NDArray::Shape shape(dims, dims + rank);
-  if (shape.empty()) shape = {1};
-  return shape;
+  if (rank == 0) return {1};
+  return NDArray::Shape(dims, dims + rank);
 }
 
 std::uint64_t byte_count(const Context& ctx, const NDArray::Shape& shape, std::size_t item, const std::string& what) {
@@ -152,6 +151,42 @@ Handle create_file(const Context& ctx, const std::string& path) {
   return file;
 }
 
+Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
+  Session session;
+  if (size == 0) fail(ctx, "cannot open as an HDF5 file: it is empty");
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 20, /*backing_store=*/0) < 0 ||
+      H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0)
+    fail(ctx, "cannot set up an HDF5 file in memory");
+  // HDF5 1.10's core driver still open()s a file of the name given (blocking on a pipe
+  // with no writer left): the image gets a name of its own.
+  const std::string name = ctx.path + ":meshioplusplus-image";
+  Handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  if (!file) fail(ctx, "cannot open as an HDF5 file");
+  return file;
+}
+
+Handle create_memory_file(const Context& ctx) {
+  Session session;
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
+    fail(ctx, "cannot set up an HDF5 file in memory");
+  const std::string name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  if (!file) fail(ctx, "cannot create an HDF5 file in memory");
+  return file;
+}
+
+std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file) {
+  Session session;
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(ctx, "cannot flush the HDF5 file");
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) fail(ctx, "cannot get the HDF5 file's image");
+  std::vector<unsigned char> image(static_cast<std::size_t>(size));
+  if (size > 0 && H5Fget_file_image(file, image.data(), image.size()) != size) fail(ctx, "cannot get the HDF5 file's image");
+  return image;
+}
+
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {
   Session session;
   Handle group(H5Gopen2(loc, path.c_str(), H5P_DEFAULT), H5Gclose);
@@ -192,38 +227,147 @@ bool exists(hid_t loc, const std::string& path) {
   return true;
 }
 
-NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
-  Session session;
+namespace {
+
+// An opened dataset whose dtype, shape and declared size read_dataset accepts.
+struct Checked {
+  Handle dataset;
+  DType dtype = DType::float64;
+  NDArray::Shape shape;
+};
+
+Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
   const std::string what = "dataset " + path;
   if (!exists(loc, path)) fail(ctx, what + ": no such dataset");
-  Handle dataset(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!dataset) fail(ctx, "cannot open " + what);
-  Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  Checked c;
+  c.dataset = Handle(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!c.dataset) fail(ctx, "cannot open " + what);
+  Handle type(H5Dget_type(c.dataset.get()), H5Tclose);
   if (!type) fail(ctx, what + ": cannot read its type");
   const std::optional<DType> dtype = dtype_of_type(type.get());
   if (!dtype) fail(ctx, what + ": " + expected_found("an integer or float type of 1, 2, 4 or 8 bytes", type_description(type.get())));
-  Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  c.dtype = *dtype;
+  Handle space(H5Dget_space(c.dataset.get()), H5Sclose);
   if (!space) fail(ctx, what + ": cannot read its dataspace");
-  const NDArray::Shape shape = shape_of(ctx, space.get(), what);
-  const std::uint64_t nbytes = byte_count(ctx, shape, dtype_size(*dtype), what);
+  c.shape = shape_of(ctx, space.get(), what);
+  const std::uint64_t nbytes = byte_count(ctx, c.shape, dtype_size(c.dtype), what);
 
   // What the file can hold, before allocating: external storage (other files) is refused;
   // the bytes stored must be in the file; the declared size must come from them.
-  Handle dcpl(H5Dget_create_plist(dataset.get()), H5Pclose);
+  Handle dcpl(H5Dget_create_plist(c.dataset.get()), H5Pclose);
   if (!dcpl) fail(ctx, what + ": cannot read its creation properties");
   if (H5Pget_external_count(dcpl.get()) != 0) fail(ctx, what + ": external storage (data in other files) is not read");
   const int filters = H5Pget_nfilters(dcpl.get());
-  const std::uint64_t stored = H5Dget_storage_size(dataset.get());
+  const std::uint64_t stored = H5Dget_storage_size(c.dataset.get());
   if (stored > file_bytes)
     fail(ctx, what + ": declares " + std::to_string(stored) + " stored bytes but the file has " + std::to_string(file_bytes));
   const std::uint64_t limit = std::max<std::uint64_t>(filters > 0 ? stored * kMaxExpansion : stored, file_bytes);
   if (nbytes > limit)
     fail(ctx, what + ": declares " + std::to_string(nbytes) + " bytes of values but stores " + std::to_string(stored));
+  return c;
+}
 
-  NDArray out = NDArray::uninit(*dtype, shape);
-  if (nbytes != 0 && H5Dread(dataset.get(), native_type(*dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.raw()) < 0)
-    fail(ctx, "cannot read " + what);
+}  // namespace
+
+NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
+  Session session;
+  Checked c = open_checked(ctx, loc, path, file_bytes);
+  NDArray out = NDArray::uninit(c.dtype, c.shape);
+  if (out.size() != 0 && H5Dread(c.dataset.get(), native_type(c.dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.raw()) < 0)
+    fail(ctx, "cannot read dataset " + path);
   return out;
+}
+
+NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
+                  std::size_t file_bytes) {
+  Session session;
+  Checked c = open_checked(ctx, loc, path, file_bytes);
+  const std::uint64_t rows = c.shape[0];
+  if (first > rows || count > rows - first)
+    fail(ctx, "dataset " + path + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                  ") asked, it has " + std::to_string(rows));
+  NDArray::Shape shape = c.shape;
+  shape[0] = count;
+  NDArray out = NDArray::uninit(c.dtype, shape);
+  if (out.size() == 0) return out;
+  Handle file_space(H5Dget_space(c.dataset.get()), H5Sclose);
+  std::vector<hsize_t> start(shape.size(), 0), counts(shape.begin(), shape.end());
+  start[0] = first;
+  Handle mem_space(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
+  if (!file_space || !mem_space ||
+      (H5Sget_simple_extent_type(file_space.get()) == H5S_SIMPLE &&
+       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0))
+    fail(ctx, "dataset " + path + ": cannot select rows");
+  if (H5Dread(c.dataset.get(), native_type(c.dtype), mem_space.get(), file_space.get(), H5P_DEFAULT, out.raw()) < 0)
+    fail(ctx, "cannot read dataset " + path);
+  return out;
+}
+
+NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path) {
+  Session session;
+  if (!exists(loc, path)) fail(ctx, "dataset " + path + ": no such dataset");
+  Handle dataset(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset) fail(ctx, "cannot open dataset " + path);
+  Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  if (!space) fail(ctx, "dataset " + path + ": cannot read its dataspace");
+  return shape_of(ctx, space.get(), "dataset " + path);
+}
+
+namespace {
+herr_t add_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+  H5O_info_t info;
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+  return 0;
+}
+}  // namespace
+
+std::vector<std::string> dataset_names(const Context& ctx, hid_t loc) {
+  Session session;
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_dataset_name, &names) < 0)
+    fail(ctx, "cannot list the datasets of a group");
+  H5Eclear2(H5E_DEFAULT);
+  return names;
+}
+
+bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path) {
+  Session session;
+  Handle dataset(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset) fail(ctx, "cannot open dataset " + path);
+  Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  return type && dtype_of_type(type.get()).has_value();
+}
+
+Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DType dtype, const NDArray::Shape& shape) {
+  Session session;
+  std::vector<hsize_t> dims(shape.begin(), shape.end());
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
+  // Every row is written by the partitions: no fill values first (a second pass over the file).
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!dcpl || H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0) fail(ctx, "cannot set up dataset " + name);
+  Handle lcpl = link_create_plist();
+  Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(dtype), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+                 H5Dclose);
+  if (!dataset) fail(ctx, "cannot create dataset " + name);
+  return dataset;
+}
+
+void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows) {
+  Session session;
+  if (rows.size() == 0) return;
+  Handle file_space(H5Dget_space(dataset), H5Sclose);
+  std::vector<hsize_t> counts(rows.shape().begin(), rows.shape().end());
+  std::vector<hsize_t> start(counts.size(), 0);
+  start[0] = first;
+  Handle mem_space(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
+  if (!file_space || !mem_space ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0)
+    fail(ctx, "cannot select rows " + std::to_string(first) + ".. of a dataset");
+  if (H5Dwrite(dataset, native_type(rows.dtype()), mem_space.get(), file_space.get(), H5P_DEFAULT, rows.raw()) < 0)
+    fail(ctx, "cannot write rows " + std::to_string(first) + ".. of a dataset");
 }
 
 void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,

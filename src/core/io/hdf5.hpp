@@ -14,6 +14,9 @@
 //     checked against what the file can hold before anything is allocated.
 //   * write_dataset(): an NDArray as a dataset, contiguous or chunked + gzip.
 //   * attributes: strings and small arrays, read and written.
+//   * partitioned datasets (VTKHDF, and collective MPI writers later): read_rows() reads a
+//     range of rows; create_dataset() makes a dataset of its final shape and write_rows()
+//     fills a range of its rows, so each partition (each rank) writes its own slice.
 #pragma once
 
 #ifdef MESHIOPP_HAVE_HDF5
@@ -25,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "meshioplusplus/ndarray.hpp"
 
@@ -92,6 +96,16 @@ class Session {
 // Files. open_file() is read-only; create_file() truncates.
 Handle open_file(const Context& ctx);
 Handle create_file(const Context& ctx, const std::string& path);
+// A read-only file opened from its bytes (HDF5's core driver; HDF5 copies them): for a
+// pipe or a character device, which HDF5 cannot seek, read whole first (io::FileBytes).
+Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
+// A file held in memory (HDF5's core driver, no backing store), for writers that hand its
+// bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
+// AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
+// 1.10 crashes at exit on a file whose close failed). Costs one copy of the file in memory.
+Handle create_memory_file(const Context& ctx);
+// The bytes of an open file (flushed first).
+std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Groups: opened, or created (with every missing parent) below `loc`.
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path);
 Handle create_group(const Context& ctx, hid_t loc, const std::string& path);
@@ -104,6 +118,17 @@ bool exists(hid_t loc, const std::string& path);
 // `file_bytes` (the file's size) bounds the declared size: an unfiltered dataset may not
 // declare more than it stores; a filtered one not more than 1100 times what it stores.
 NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
+// Rows [first, first + count) along the first axis of dataset `path`, with read_dataset's
+// checks (of the whole dataset); a range past the last row is a ReadError naming the
+// dataset, its rows and the range.
+NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
+                  std::size_t file_bytes);
+// The shape of dataset `path` ((1,) for a scalar), nothing read.
+NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path);
+// The names of the datasets directly below group `loc` (subgroups left out), in name order.
+std::vector<std::string> dataset_names(const Context& ctx, hid_t loc);
+// Whether dataset `path` holds integers or floats (what read_dataset reads).
+bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path);
 
 struct DatasetOptions {
   int gzip_level = -1;     // 0..9: chunked + deflate; -1: contiguous, no filter
@@ -113,6 +138,13 @@ struct DatasetOptions {
 // `array` (row-major, its dtype, native byte order) as dataset `name` below `loc`.
 void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,
                    const DatasetOptions& options = {});
+
+// Dataset `name` of `dtype` and `shape` (contiguous, little-endian), created without
+// values: each partition then writes its own rows with write_rows().
+Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DType dtype, const NDArray::Shape& shape);
+// `rows` (its trailing dimensions those of the dataset) as rows [first, first + rows.dim(0))
+// of `dataset`.
+void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows);
 
 // Attributes of an object: a string, or a small numeric array.
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);

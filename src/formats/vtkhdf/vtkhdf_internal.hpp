@@ -1,0 +1,58 @@
+// meshio++ VTKHDF: declarations shared by the reader, the writer and the layout (see
+// vtkhdf.hpp). Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html
+// ("HDF file formats"): group /VTKHDF (attributes Version = [1, 0], Type =
+// "UnstructuredGrid") holding, for P partitions,
+//   NumberOfPoints, NumberOfCells, NumberOfConnectivityIds   (P,) one entry per partition
+//   Points (sum points, 3); Types (sum cells,) uint8 VTK cell types;
+//   Connectivity (sum connectivity ids,) partition-local point ids;
+//   Offsets (sum cells + P,): per partition NumberOfCells + 1 values starting at 0;
+//   PointData/, CellData/ (rows per point / cell, concatenated like Points / Types),
+//   FieldData/ (whole arrays).
+// Each dataset is the partitions' rows one after the other.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "formats/vtk_common/cell_blocks.hpp"
+#include "meshioplusplus/format.hpp"
+#include "meshioplusplus/mesh.hpp"
+
+namespace meshioplusplus::vtkhdf {
+
+Mesh read_vtkhdf(const std::string& path, const Options& options);
+void write_vtkhdf(const std::string& path, const Mesh& mesh, const Options& options);
+void write_vtkhdf_pieces(const std::string& path, const std::vector<Mesh>& pieces, const Options& options);
+
+// --- layout (vtkhdf_layout.cpp): no HDF5 here -------------------------------------------
+// Where each partition's rows sit in each dataset. A collective (MPI) writer computes
+// the same starts with one MPI_Exscan of its own counts; the serial writer and the
+// reader compute them all from the count datasets.
+struct PartitionCounts {
+  std::uint64_t points = 0, cells = 0, connectivity = 0;
+};
+struct Layout {
+  std::vector<PartitionCounts> parts;
+  // First row of partition p in Points/PointData, Types/CellData, Connectivity and Offsets
+  // (Offsets holds cells + 1 rows per partition); entry P is the total.
+  std::vector<std::uint64_t> point_start, cell_start, connectivity_start, offsets_start;
+  std::size_t size() const { return parts.size(); }
+};
+Layout make_layout(std::vector<PartitionCounts> parts);
+
+using FailFn = std::function<void(const std::string&)>;  // must throw
+// The layout the count datasets declare (each (P,), P >= 1, values >= 0, totals without
+// overflow); every failure names the dataset and the partition.
+Layout layout_from_counts(const NDArray& points, const NDArray& cells, const NDArray& connectivity, const FailFn& fail);
+
+// The cells of partitions [first, last) as one flat cell array (point ids shifted by the
+// points of the partitions before, within [first, last)), from those partitions' rows of
+// Offsets, Connectivity and Types. Checks: each partition's offsets start at 0, never
+// decrease and end at its NumberOfConnectivityIds; point ids within the partition's
+// points; types within 0..255; polyhedra (VTKHDF 1.0 holds no face stream) refused.
+vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t last, const NDArray& offsets,
+                          const NDArray& connectivity, const NDArray& types, const FailFn& fail);
+
+}  // namespace meshioplusplus::vtkhdf
