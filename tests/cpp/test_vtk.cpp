@@ -169,3 +169,40 @@ TEST(VtkFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   }
   EXPECT_GT(files, 1000u);
 }
+
+TEST(VtkMalformed, BinaryCellTypesOutsideAByteNameTheType) {
+  const std::string path = tmp_path("types.vtk");
+  mpp::write(path, tri_mesh(), "vtk");
+  std::string bytes = slurp(path);
+  // CELL_TYPES 4 then four big-endian int32: make the third 261 (0x105) and the fourth -1.
+  const std::size_t at = bytes.find("CELL_TYPES 4\n") + std::string("CELL_TYPES 4\n").size();
+  ASSERT_EQ(bytes.substr(at, 4), std::string("\0\0\0\5", 4));
+  bytes[at + 8 + 2] = 1;
+  for (std::size_t i = 12; i < 16; ++i) bytes[at + i] = static_cast<char>(0xff);
+  const std::string outcome = read_text(bytes);
+  EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+  EXPECT_NE(outcome.find("CELL_TYPES: unknown VTK cell type 261"), std::string::npos) << outcome;
+  EXPECT_NE(outcome.find("line "), std::string::npos) << outcome;
+}
+
+TEST(VtkRead, Int32OffsetsAndConnectivityWidenToInt64) {
+  // A 5.1 binary file whose OFFSETS / CONNECTIVITY are big-endian int32 (VTK writes "int"
+  // for 32-bit id builds).
+  auto be32 = [](std::vector<std::int32_t> v) {
+    std::string out;
+    for (std::int32_t x : v)
+      for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<char>((static_cast<std::uint32_t>(x) >> s) & 0xff));
+    return out;
+  };
+  std::string text = "# vtk DataFile Version 5.1\nt\nBINARY\nDATASET UNSTRUCTURED_GRID\nPOINTS 4 float\n";
+  text += std::string(48, '\0');
+  text += "\nCELLS 3 7\nOFFSETS int\n" + be32({0, 3, 7}) + "\nCONNECTIVITY int\n" + be32({0, 1, 2, 0, 1, 2, 3});
+  text += "\nCELL_TYPES 2\n" + be32({5, 10}) + "\n";
+  const mpp::Mesh m = read_string(text, "vtk", "int32.vtk");
+  ASSERT_EQ(m.cells.size(), 2u);
+  EXPECT_EQ(m.cells[0].type, "triangle");
+  EXPECT_EQ(ints_of(m.cells[0].connectivity), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(m.cells[1].type, "tetra");
+  EXPECT_EQ(ints_of(m.cells[1].connectivity), (std::vector<std::int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(m.cells[1].connectivity.dtype(), mpp::DType::int64);
+}

@@ -326,3 +326,70 @@ TEST(VtuMalformed, DataBeforeOrAfterInformationKeyChildren) {
   const std::string twice = read_text(replaced(kGood, ">0 1 2<", ">0 1" + key + "2<"));
   EXPECT_NE(twice.find("holds text in more than one place"), std::string::npos) << twice;
 }
+
+// --- cells handed out without copies ------------------------------------------------------
+
+namespace {
+
+// Six points; cells tri, quad, tri, wedge in that order (not grouped by type), with one cell
+// data array; the cell arrays in `conn_type` / `off_type`.
+std::string ungrouped(const std::string& conn_type, const std::string& off_type) {
+  return "<?xml version=\"1.0\"?>\n"
+         "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n"
+         "<Piece NumberOfPoints=\"6\" NumberOfCells=\"4\">\n"
+         "<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">"
+         "0 0 0 1 0 0 0 1 0 0 0 1 1 0 1 0 1 1</DataArray></Points>\n"
+         "<Cells>\n"
+         "<DataArray type=\"" + conn_type + "\" Name=\"connectivity\" format=\"ascii\">0 1 2  0 1 4 3  1 2 5  0 1 2 3 4 5</DataArray>\n"
+         "<DataArray type=\"" + off_type + "\" Name=\"offsets\" format=\"ascii\">3 7 10 16</DataArray>\n"
+         "<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">5 9 5 13</DataArray>\n"
+         "</Cells>\n"
+         "<CellData><DataArray type=\"Int32\" Name=\"id\" format=\"ascii\">10 11 12 13</DataArray></CellData>\n"
+         "</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
+}
+
+}  // namespace
+
+TEST(VtuRead, UngroupedMixedCellsAreBlocksSharingOneDecodedBuffer) {
+  for (const auto& [ct, ot] : std::vector<std::pair<std::string, std::string>>{{"Int64", "Int64"}, {"Int32", "UInt32"}}) {
+    SCOPED_TRACE(ct + " / " + ot);
+    const mpp::Mesh m = read_string(ungrouped(ct, ot), "vtu", "ungrouped.vtu");
+    ASSERT_EQ(m.cells.size(), 4u);
+    const std::vector<std::string> types = {"triangle", "quad", "triangle", "wedge"};
+    const std::vector<std::vector<std::int64_t>> conn = {{0, 1, 2}, {0, 1, 4, 3}, {1, 2, 5}, {0, 2, 1, 3, 5, 4}};
+    for (std::size_t b = 0; b < 4; ++b) {
+      EXPECT_EQ(m.cells[b].type, types[b]);
+      EXPECT_EQ(ints_of(m.cells[b].connectivity), conn[b]);  // the wedge in meshio's node order
+      EXPECT_EQ(m.cells[b].connectivity.dtype(), mpp::DType::int64);
+      // One decoded connectivity array, handed out as parts: no per-block copy.
+      const std::size_t at[] = {0, 3, 7, 10};
+      EXPECT_EQ(static_cast<const std::int64_t*>(m.cells[b].connectivity.raw()),
+                static_cast<const std::int64_t*>(m.cells[0].connectivity.raw()) + at[b]);
+      const auto& id = m.cell_data.at("id")[b];
+      EXPECT_EQ(ints_of(id), std::vector<std::int64_t>{static_cast<std::int64_t>(10 + b)});
+      EXPECT_EQ(static_cast<const std::int32_t*>(id.raw()), static_cast<const std::int32_t*>(m.cell_data.at("id")[0].raw()) + b);
+    }
+  }
+}
+
+TEST(VtuMalformed, TruncatedCompressedBlockNamesTheArrayAndItsByte) {
+  // Appended raw, zlib: the connectivity's one block declared and stored 5 bytes short.
+  const std::string conn = le<std::int64_t>({0, 1, 2});
+  const auto z = mpp::codec::zlib_compress(conn.data(), conn.size(), 6);
+  const std::string cut(z.begin(), z.end() - 5);
+  for (const bool wide : {false, true}) {
+    SCOPED_TRACE(wide ? "UInt64" : "UInt32");
+    const std::string header = wide ? le<std::uint64_t>({1, 32768, 24, cut.size()})
+                                    : le<std::uint32_t>({1, 32768, 24, static_cast<std::uint32_t>(cut.size())});
+    std::string text = replaced(kGood, "byte_order=\"LittleEndian\"",
+                                std::string("byte_order=\"LittleEndian\" compressor=\"vtkZLibDataCompressor\" header_type=\"") +
+                                    (wide ? "UInt64" : "UInt32") + "\"");
+    text = replaced(text, "format=\"ascii\">0 1 2</DataArray>", "format=\"appended\" offset=\"0\"/>");
+    text = replaced(text, "</VTKFile>", "<AppendedData encoding=\"raw\">_" + header + cut + "\n</AppendedData>\n</VTKFile>");
+    const std::size_t block_at = text.find("_" + header) + 1 + header.size();
+    const std::string outcome = read_text(text);
+    EXPECT_EQ(outcome.rfind("ReadError: ", 0), 0u) << outcome;
+    EXPECT_NE(outcome.find("DataArray 'connectivity': block 0"), std::string::npos) << outcome;
+    EXPECT_NE(outcome.find("byte " + std::to_string(block_at) + ")"), std::string::npos) << "block at " << block_at << ": " << outcome;
+  }
+}

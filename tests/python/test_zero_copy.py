@@ -257,8 +257,12 @@ def test_every_array_of_a_read_is_a_core_buffer_allocated_once(fixture):
         assert type(owner_of(a)).__name__ == "PyCapsule", "every array's memory is owned by a core capsule"
         assert arena.owns(a), "every array lives in memory the allocator handed out"
     # One allocation per returned buffer: the reader allocates nothing else through the hook
-    # that survives, and nothing is copied afterwards.
-    assert arena.allocs - arena.frees == len(owners)
+    # that survives, and nothing is copied afterwards. Several arrays may be views into one
+    # allocation (VTK's cell blocks share the one decoded connectivity).
+    holding = {b for a in arrays for b, (_, n) in arena.live.items()
+               if b <= a.__array_interface__["data"][0] and a.__array_interface__["data"][0] + a.nbytes <= b + n}
+    assert len(owners) >= len(holding)
+    assert arena.allocs - arena.frees == len(holding)
     del mesh, arrays, owners, a
     churn()
     assert arena.frees == arena.allocs and arena.freed_twice == 0

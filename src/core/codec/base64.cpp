@@ -1,8 +1,13 @@
 // meshio++ core codec: base64 (see base64.hpp).
 #include "core/codec/base64.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
+#include <vector>
+
+#include "core/parallel.hpp"
 
 namespace meshioplusplus::codec {
 
@@ -20,6 +25,49 @@ constexpr std::array<std::uint8_t, 256> make_table() {
   return t;
 }
 constexpr std::array<std::uint8_t, 256> kTable = make_table();
+
+// The decoding of one character at position 0..3 of a group, already shifted into place
+// in a 24-bit big-endian word (stored little-endian: byte 0 is the group's first byte);
+// kBad (bit 24 up) for anything but the 64 alphabet characters, so one OR of four lookups
+// decodes a group and one test checks it.
+constexpr std::uint32_t kBad = 0x01000000u;
+constexpr std::array<std::uint32_t, 256> make_shifted(int pos) {
+  std::array<std::uint32_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const std::uint8_t v = make_table()[static_cast<std::size_t>(c)];
+    if (v >= 64) {
+      t[static_cast<std::size_t>(c)] = kBad;
+      continue;
+    }
+    const std::uint32_t w = std::uint32_t(v) << (18 - 6 * pos);  // big-endian 24-bit word
+    // Byte order in memory: w >> 16 first, then w >> 8, then w.
+    t[static_cast<std::size_t>(c)] = ((w >> 16) & 0xff) | (w & 0xff00) | ((w & 0xff) << 16);
+  }
+  return t;
+}
+constexpr std::array<std::uint32_t, 256> kD0 = make_shifted(0), kD1 = make_shifted(1), kD2 = make_shifted(2),
+                                         kD3 = make_shifted(3);
+
+// Groups [0, n) of `src` into `out`; returns the first group that is not 4 alphabet
+// characters (n when all are).
+std::size_t decode_run(const unsigned char* src, unsigned char* out, std::size_t n) {
+  std::size_t g = 0;
+  // All but the last group store 4 bytes (the 4th overwritten by the next group).
+  for (; g + 1 < n; ++g) {
+    const unsigned char* q = src + 4 * g;
+    const std::uint32_t w = kD0[q[0]] | kD1[q[1]] | kD2[q[2]] | kD3[q[3]];
+    if (w & kBad) return g;
+    if constexpr (std::endian::native == std::endian::little) std::memcpy(out + 3 * g, &w, 4);
+    else out[3 * g] = static_cast<unsigned char>(w), out[3 * g + 1] = static_cast<unsigned char>(w >> 8), out[3 * g + 2] = static_cast<unsigned char>(w >> 16);
+  }
+  for (; g < n; ++g) {
+    const unsigned char* q = src + 4 * g;
+    const std::uint32_t w = kD0[q[0]] | kD1[q[1]] | kD2[q[2]] | kD3[q[3]];
+    if (w & kBad) return g;
+    out[3 * g] = static_cast<unsigned char>(w), out[3 * g + 1] = static_cast<unsigned char>(w >> 8), out[3 * g + 2] = static_cast<unsigned char>(w >> 16);
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -98,7 +146,32 @@ bool Base64Reader::decode_quad_slow() {
   return true;
 }
 
-bool Base64Reader::read(void* out_void, std::size_t nbytes) {
+std::size_t Base64Reader::decode_groups(unsigned char* out, std::size_t groups, unsigned threads) {
+  groups = std::min(groups, static_cast<std::size_t>(end_ - p_) / 4);
+  const auto* src = reinterpret_cast<const unsigned char*>(p_);
+  std::size_t done = groups;
+  constexpr std::size_t kGroupsPerThread = std::size_t(1) << 18;  // 768 KiB out
+  if (threads > 1 && groups >= 2 * kGroupsPerThread) {
+    // Contiguous ranges; the decoded prefix is the ranges before the first one that stopped.
+    const std::size_t nr = std::min<std::size_t>({threads, 16, groups / kGroupsPerThread});
+    std::vector<std::size_t> stop(nr);
+    parallel_for(nr, static_cast<unsigned>(nr), [&](std::size_t r) {
+      const std::size_t g0 = groups * r / nr, g1 = groups * (r + 1) / nr;
+      stop[r] = g0 + decode_run(src + 4 * g0, out + 3 * g0, g1 - g0);
+    });
+    for (std::size_t r = 0; r < nr; ++r)
+      if (stop[r] != groups * (r + 1) / nr) {
+        done = stop[r];
+        break;
+      }
+  } else {
+    done = decode_run(src, out, groups);
+  }
+  p_ += 4 * done;
+  return done;
+}
+
+bool Base64Reader::read(void* out_void, std::size_t nbytes, unsigned threads) {
   auto* out = static_cast<unsigned char*>(out_void);
   while (nbytes > 0) {
     if (ipending_ < npending_) {
@@ -107,18 +180,9 @@ bool Base64Reader::read(void* out_void, std::size_t nbytes) {
       continue;
     }
     // Fast path: whole groups of 4 alphabet characters straight into the destination.
-    while (nbytes >= 3 && end_ - p_ >= 4) {
-      const std::uint8_t a = kTable[static_cast<unsigned char>(p_[0])], b = kTable[static_cast<unsigned char>(p_[1])],
-                         c = kTable[static_cast<unsigned char>(p_[2])], d = kTable[static_cast<unsigned char>(p_[3])];
-      if ((a | b | c | d) >= 64) break;
-      const std::uint32_t w = (std::uint32_t(a) << 18) | (std::uint32_t(b) << 12) | (std::uint32_t(c) << 6) | d;
-      out[0] = static_cast<unsigned char>(w >> 16);
-      out[1] = static_cast<unsigned char>(w >> 8);
-      out[2] = static_cast<unsigned char>(w);
-      out += 3;
-      nbytes -= 3;
-      p_ += 4;
-    }
+    const std::size_t done = decode_groups(out, nbytes / 3, threads);
+    out += 3 * done;
+    nbytes -= 3 * done;
     if (nbytes == 0) break;
     if (!decode_quad_slow()) return false;
   }

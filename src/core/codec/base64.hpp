@@ -28,7 +28,10 @@ class Base64Reader {
 
   // Decodes exactly `nbytes` bytes into `out`. Returns false on an invalid character, a
   // misplaced '=' or the end of the text; error_at() and error() then say where and why.
-  bool read(void* out, std::size_t nbytes);
+  // `threads` > 1: a long run of whole groups (no whitespace or padding inside, as every
+  // writer makes them) is decoded in contiguous ranges on up to that many threads; the
+  // result and the errors are the same as with one.
+  bool read(void* out, std::size_t nbytes, unsigned threads = 1);
   // An upper bound of the bytes left to decode (to validate a declared size up front).
   std::size_t max_remaining() const { return static_cast<std::size_t>(end_ - p_) / 4 * 3 + (npending_ - ipending_) + 3; }
   // Skips whitespace, then reports whether only the end of text is left.
@@ -39,6 +42,9 @@ class Base64Reader {
 
  private:
   bool decode_quad_slow();  // one quad with whitespace / padding into pending_
+  // Whole groups of 4 alphabet characters from p_ straight into `out` (at most `groups`);
+  // stops at the first other character. Returns the groups decoded.
+  std::size_t decode_groups(unsigned char* out, std::size_t groups, unsigned threads);
 
   const char* p_;
   const char* end_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/io/byteorder.hpp"
+#include "core/io/decode.hpp"
 
 namespace meshioplusplus::io {
 
@@ -45,8 +46,11 @@ void write_binary(TextWriter& w, const NDArray& a, bool little_endian) {
   std::vector<unsigned char> scratch(std::min(kChunk, nbytes));
   for (std::size_t b = 0; b < nbytes; b += kChunk) {
     const std::size_t len = std::min(kChunk, nbytes - b);
-    std::copy(src + b, src + b + len, scratch.data());
-    byteswap_inplace(scratch.data(), len / width, width);
+    // One swapping copy (decode_values' loop, which vectorises) rather than a copy then a swap.
+    const char* from = reinterpret_cast<const char*>(src + b);
+    if (width == 2) decode_values(reinterpret_cast<std::uint16_t*>(scratch.data()), from, len / 2, true);
+    else if (width == 4) decode_values(reinterpret_cast<std::uint32_t*>(scratch.data()), from, len / 4, true);
+    else decode_values(reinterpret_cast<std::uint64_t*>(scratch.data()), from, len / 8, true);
     w.bytes(scratch.data(), len);
   }
 }

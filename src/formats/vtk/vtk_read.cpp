@@ -15,6 +15,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <type_traits>
 
 #include "core/io/file.hpp"
 #include "core/io/cursor.hpp"
@@ -124,13 +125,7 @@ class Reader {
       } else if (key == "CELL_TYPES") {
         need(words, 2);
         const std::size_t n = count(words[1]);
-        NDArray t = values(binary_ ? DType::int32 : DType::int64, n);
-        types_ = NDArray::uninit(DType::uint8, {n});
-        for (std::size_t i = 0; i < n; ++i) {
-          const std::int64_t v = t.value_as_int64(i);
-          if (v < 0 || v > 255) fail_line("CELL_TYPES: " + vtk_type_label(v) + " is not a VTK cell type");
-          types_.data<std::uint8_t>()[i] = static_cast<std::uint8_t>(v);
-        }
+        types_ = cell_types(n);
       } else if (key == "VERTICES" || key == "LINES" || key == "POLYGONS" || key == "TRIANGLE_STRIPS") {
         need(words, 3);
         poly_[key] = read_cell_section(words);
@@ -201,6 +196,51 @@ class Reader {
     return out;
   }
 
+  // `n` integers of `dt` as int64: binary ones decoded (swapped and widened) straight
+  // into the result, ASCII ones parsed then widened. `name` says what they are.
+  NDArray int64_values(DType dt, std::size_t n, const std::string& name) {
+    if (dtype_is_float(dt)) fail_line(name + " must be integers");
+    if (!binary_ || dt == DType::int64) return values(dt, n).as_dtype(DType::int64);
+    cur_.need(n, dtype_size(dt), "binary values");
+    const char* src = cur_.take(n * dtype_size(dt), "binary values");
+    NDArray out = NDArray::uninit(DType::int64, {n});
+    visit_dtype(dt, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T>) io::decode_indices<T>(out.data<std::int64_t>(), src, n, !cur_.little_endian(), 0);
+    });
+    return out;
+  }
+
+  // CELL_TYPES: `n` int32 (binary) or integers (ASCII), each a cell type id in [0, 255].
+  NDArray cell_types(std::size_t n) {
+    auto bad = [&](std::int64_t v) { fail_line("CELL_TYPES: " + vtk_type_label(v) + " is not a VTK cell type"); };
+    if (binary_) {
+      cur_.need(n, 4, "binary values");  // before anything is allocated from n
+      const char* src = cur_.take(n * 4, "binary values");
+      NDArray out = NDArray::uninit(DType::uint8, {n});
+      auto* dst = out.data<std::uint8_t>();
+      std::uint32_t any = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto v = io::load_as<std::uint32_t, true>(src + 4 * i);
+        any |= v;
+        dst[i] = static_cast<std::uint8_t>(v);
+      }
+      if (any > 255)  // find the first bad one for the message
+        for (std::size_t i = 0; i < n; ++i)
+          if (const auto v = static_cast<std::int32_t>(io::load_as<std::uint32_t, true>(src + 4 * i)); v < 0 || v > 255) bad(v);
+      return out;
+    }
+    const NDArray t = values(DType::int64, n);
+    const auto* pt = t.data<const std::int64_t>();
+    NDArray out = NDArray::uninit(DType::uint8, {n});
+    auto* dst = out.data<std::uint8_t>();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (pt[i] < 0 || pt[i] > 255) bad(pt[i]);
+      dst[i] = static_cast<std::uint8_t>(pt[i]);
+    }
+    return out;
+  }
+
   Section read_cell_section(const Words& words) {
     Section s;
     const std::size_t n = count(words[1]);
@@ -212,9 +252,7 @@ class Reader {
         line_at_ = cur_.ptr();
         const Words w = line_words();
         if (w.size() < 2 || upper(w[0]) != name) cur_.fail_expected(std::string(name) + " <type>", line_at_);
-        NDArray a = values(dtype(w[1]), m);
-        if (dtype_is_float(a.dtype())) fail_line(std::string(name) + " must be integers");
-        return a.as_dtype(DType::int64);
+        return int64_values(dtype(w[1]), m, name);
       };
       if (n == 0) fail_line("CELLS: 0 offsets (there must be one more than the cells)");
       s.offsets = sub("OFFSETS", n);
@@ -222,7 +260,7 @@ class Reader {
       return s;
     }
     // 4.x: "CELLS n size", then per cell: count, ids.
-    NDArray raw = values(binary_ ? DType::int32 : DType::int64, size).as_dtype(DType::int64);
+    const NDArray raw = int64_values(binary_ ? DType::int32 : DType::int64, size, "CELLS");
     const auto* r = raw.data<const std::int64_t>();
     if (size < n) fail_line("CELLS: " + std::to_string(n) + " cells cannot fit in " + std::to_string(size) + " values");
     s.offsets = NDArray::uninit(DType::int64, {n + 1});
@@ -358,6 +396,7 @@ class Reader {
     flat.offsets = cells_.offsets;
     flat.connectivity = cells_.connectivity;
     flat.types = types_;
+    flat.owned = true;
     flat.stream = cells_.connectivity.data<const std::int64_t>();
     flat.stream_size = cells_.connectivity.size();
     const auto* off = cells_.offsets.data<const std::int64_t>();

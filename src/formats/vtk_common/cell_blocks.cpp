@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "meshioplusplus/cell_types.hpp"
@@ -13,6 +14,13 @@ namespace meshioplusplus::vtk {
 namespace {
 
 std::string cell_label(std::size_t i) { return "cell " + std::to_string(i); }
+
+// Elements [first, first + product(shape)) of `a` as an array of `shape` sharing its bytes
+// (no copy), keeping `a`'s owner alive: one decoded buffer handed out as several arrays.
+NDArray part_of(const NDArray& a, std::size_t first, NDArray::Shape shape) {
+  std::shared_ptr<const void> owner = a.buffer() ? std::shared_ptr<const void>(a.buffer()) : a.keep_alive();
+  return NDArray::view(static_cast<char*>(a.raw()) + first * dtype_size(a.dtype()), a.dtype(), std::move(shape), std::move(owner));
+}
 
 }  // namespace
 
@@ -134,25 +142,41 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
         check_node(v, cell);
       }
     }
+    const auto len = static_cast<std::size_t>(last - first);
     if (!uniform) {  // ragged polygons
       NDArray offsets = NDArray::uninit(DType::int64, {m + 1});
       auto* po = offsets.data<std::int64_t>();
       for (std::size_t i = 0; i <= m; ++i) po[i] = off[s + i] - first;
-      NDArray indices = NDArray::uninit(DType::int64, {static_cast<std::size_t>(last - first)});
-      std::memcpy(indices.raw(), conn + first, static_cast<std::size_t>(last - first) * sizeof(std::int64_t));
-      out.blocks.push_back(CellBlock::polygons(std::move(offsets), std::move(indices)));
-    } else if (order.empty() && m == n && first == 0 && last == nconn) {
-      // The whole connectivity is this one block in file order: reuse it, no copy.
-      out.blocks.push_back(CellBlock::rectangular(name, cells.connectivity.reshaped({m, static_cast<std::size_t>(k)})));
-    } else {
-      NDArray block = NDArray::uninit(DType::int64, {m, static_cast<std::size_t>(k)});
-      auto* dst = block.data<std::int64_t>();
-      if (order.empty()) {
-        std::memcpy(dst, conn + first, static_cast<std::size_t>(last - first) * sizeof(std::int64_t));
+      NDArray indices;
+      if (cells.owned) {
+        indices = part_of(cells.connectivity, static_cast<std::size_t>(first), {len});
       } else {
-        const auto kk = static_cast<std::size_t>(k);
-        for (std::size_t i = 0; i < m; ++i)
-          for (std::size_t j = 0; j < kk; ++j) dst[i * kk + j] = conn[first + static_cast<std::int64_t>(i * kk) + order[j]];
+        indices = NDArray::uninit(DType::int64, {len});
+        std::memcpy(indices.raw(), conn + first, len * sizeof(std::int64_t));
+      }
+      out.blocks.push_back(CellBlock::polygons(std::move(offsets), std::move(indices)));
+    } else {
+      const auto kk = static_cast<std::size_t>(k);
+      NDArray block;
+      if (cells.owned) {
+        block = part_of(cells.connectivity, static_cast<std::size_t>(first), {m, kk});
+        if (!order.empty()) {  // permute each row in place
+          auto* dst = block.data<std::int64_t>();
+          std::vector<std::int64_t> row(kk);
+          for (std::size_t i = 0; i < m; ++i) {
+            std::memcpy(row.data(), dst + i * kk, kk * sizeof(std::int64_t));
+            for (std::size_t j = 0; j < kk; ++j) dst[i * kk + j] = row[static_cast<std::size_t>(order[j])];
+          }
+        }
+      } else {
+        block = NDArray::uninit(DType::int64, {m, kk});
+        auto* dst = block.data<std::int64_t>();
+        if (order.empty()) {
+          std::memcpy(dst, conn + first, len * sizeof(std::int64_t));
+        } else {
+          for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < kk; ++j) dst[i * kk + j] = conn[first + static_cast<std::int64_t>(i * kk) + order[j]];
+        }
       }
       out.blocks.push_back(CellBlock::rectangular(name, std::move(block)));
     }
@@ -162,18 +186,25 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
   return out;
 }
 
+namespace {
+
+// Rows [begin, end) of `a`: a part sharing its buffer when it has an owner, else a copy.
+NDArray rows_of(const NDArray& a, std::size_t begin, std::size_t end) {
+  NDArray::Shape shape = a.shape();
+  shape[0] = end - begin;
+  const std::size_t row = a.row_size();
+  if (a.owns_data() || a.keep_alive()) return part_of(a, begin * row, std::move(shape));
+  NDArray part = NDArray::uninit(a.dtype(), std::move(shape));
+  if (part.nbytes()) std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + begin * row * dtype_size(a.dtype()), part.nbytes());
+  return part;
+}
+
+}  // namespace
+
 std::vector<NDArray> split_rows(const NDArray& a, const BlocksOut& blocks) {
   if (blocks.skipped.empty()) return split_rows(a, blocks.starts);
   std::vector<NDArray> out;
-  const std::size_t row_bytes = a.row_size() * dtype_size(a.dtype());
-  for (std::size_t b = 0; b < blocks.ends.size(); ++b) {
-    NDArray::Shape shape = a.shape();
-    shape[0] = blocks.ends[b] - blocks.starts[b];
-    NDArray part = NDArray::uninit(a.dtype(), shape);
-    if (part.nbytes())
-      std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + blocks.starts[b] * row_bytes, part.nbytes());
-    out.push_back(std::move(part));
-  }
+  for (std::size_t b = 0; b < blocks.ends.size(); ++b) out.push_back(rows_of(a, blocks.starts[b], blocks.ends[b]));
   return out;
 }
 
@@ -184,15 +215,7 @@ std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>
     out.push_back(a);
     return out;
   }
-  const std::size_t row_bytes = a.row_size() * dtype_size(a.dtype());
-  for (std::size_t b = 0; b < nb; ++b) {
-    NDArray::Shape shape = a.shape();
-    shape[0] = starts[b + 1] - starts[b];
-    NDArray part = NDArray::uninit(a.dtype(), shape);
-    if (part.nbytes())
-      std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + starts[b] * row_bytes, part.nbytes());
-    out.push_back(std::move(part));
-  }
+  for (std::size_t b = 0; b < nb; ++b) out.push_back(rows_of(a, starts[b], starts[b + 1]));
   return out;
 }
 
@@ -216,8 +239,19 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
   out.types.resize(ncells);
   out.offsets[0] = 0;
   if (out.has_polyhedra && !legacy_faces) out.face_ends.assign(ncells, -1);
+  // Without polyhedra the connectivity's size is known: it is written straight into the
+  // array returned. A polyhedron's share is known only as it is written (a vector then).
   std::vector<std::int64_t> conn;
-  conn.reserve(nconn);
+  NDArray conn_array;
+  if (out.has_polyhedra) conn.reserve(nconn);
+  else conn_array = NDArray::uninit(DType::int64, {nconn});
+  std::size_t used = 0;  // connectivity entries written
+  auto grow = [&](std::size_t k) -> std::int64_t* {
+    if (out.has_polyhedra) conn.resize(used + k);
+    std::int64_t* p = (out.has_polyhedra ? conn.data() : conn_array.data<std::int64_t>()) + used;
+    used += k;
+    return p;
+  };
   std::size_t cell = 0;
   for (const auto& b : blocks) {
     const VtkWriteType wt = vtk_type_for(b.type);
@@ -247,21 +281,21 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
         }
         out.offsets[cell + 1] = static_cast<std::int64_t>(conn.size());
       }
+      used = conn.size();
       continue;
     }
     if (b.ragged) {
       const NDArray idx = b.indices.as_dtype(DType::int64);
       const auto* ix = idx.data<const std::int64_t>();
       const auto* co = b.offsets.data<const std::int64_t>();
-      conn.insert(conn.end(), ix, ix + idx.size());
-      const auto base = static_cast<std::int64_t>(conn.size() - idx.size());
+      const auto base = static_cast<std::int64_t>(used);
+      if (idx.size()) std::memcpy(grow(idx.size()), ix, idx.size() * sizeof(std::int64_t));
       for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = base + co[i + 1];
       continue;
     }
     const std::size_t k = b.connectivity.ndim() == 2 ? b.connectivity.dim(1) : 1;
-    const std::size_t base = conn.size();
-    conn.resize(base + m * k);
-    std::int64_t* dst = conn.data() + base;
+    const std::size_t base = used;
+    std::int64_t* dst = grow(m * k);
     visit_dtype(b.connectivity.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T* src = static_cast<const T*>(b.connectivity.raw());
@@ -274,7 +308,7 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
     });
     for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = static_cast<std::int64_t>(base + (i + 1) * k);
   }
-  out.connectivity = NDArray::from_vector(conn);
+  out.connectivity = out.has_polyhedra ? NDArray::from_vector(conn) : conn_array;
   return out;
 }
 

@@ -31,6 +31,10 @@ struct FlatCells {
   const std::int64_t* stream = nullptr;
   std::size_t stream_size = 0;
   std::function<std::pair<std::int64_t, std::int64_t>(std::size_t)> face_range;
+  // The connectivity is the reader's own, decoded for this call: the blocks share its
+  // buffer (views kept alive by it, no copy) and node orders are applied in place. Otherwise (a
+  // caller's array) every block is a copy and `connectivity` is left as it was.
+  bool owned = false;
 };
 
 struct BlocksOut {
@@ -46,9 +50,11 @@ struct BlocksOut {
 using FailFn = std::function<void(const std::string&)>;
 BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const FailFn& fail);
 
-// Rows [starts[b], starts[b+1]) of `a` for each block (no copy when there is one block).
+// Rows [starts[b], starts[b+1]) of `a` for each block: parts sharing `a`'s buffer when `a`
+// owns one (or is kept alive), else copies.
 std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>& starts);
-// Rows [starts[b], ends[b]) of `a` for each block of `blocks` (skipped runs left out).
+// Rows [starts[b], ends[b]) of `a` for each block of `blocks` (skipped runs left out), the
+// same way.
 std::vector<NDArray> split_rows(const NDArray& a, const BlocksOut& blocks);
 
 // Writing: the flat arrays of `blocks` (wedge order etc. applied). `face_stream` receives

@@ -273,14 +273,14 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
   }
 
   // Byte source: raw span or base64 stream.
-  auto take = [&](void* dst, std::size_t n, const char* what) {
+  auto take = [&](void* dst, std::size_t n, const char* what, unsigned threads = 1) {
     if (raw) {
       if (!io::fits(n, 1, static_cast<std::size_t>(raw_end - raw)))
         fail_ptr(raw, "DataArray '" + nm + "': " + what + " needs " + std::to_string(n) + " bytes, " +
                           std::to_string(raw_end - raw) + " are left");
       std::memcpy(dst, raw, n);
       raw += n;
-    } else if (!b64->read(dst, n)) {
+    } else if (!b64->read(dst, n, threads)) {
       fail_ptr(b64->error_at(), "DataArray '" + nm + "': " + what + ": " + b64->error());
     }
   };
@@ -306,7 +306,7 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
     if (raw) {
       if (total) std::memcpy(out.raw(), raw, total);
     } else {
-      take(out.raw(), total, "data");
+      take(out.raw(), total, "data", threads_);
     }
   } else {
     take(hb, header_bytes_, "compression header");
@@ -343,7 +343,7 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
       cdata = reinterpret_cast<const unsigned char*>(raw);
     } else {
       tmp.resize(static_cast<std::size_t>(ctotal));
-      take(tmp.data(), tmp.size(), "compressed data");
+      take(tmp.data(), tmp.size(), "compressed data", threads_);
       cdata = tmp.data();
     }
     out = NDArray::uninit(dt, {total / width});

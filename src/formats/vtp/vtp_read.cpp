@@ -235,6 +235,7 @@ class Reader {
     flat.offsets = NDArray::from_vector(offsets);
     flat.connectivity = NDArray::from_vector(conn);
     flat.types = NDArray::from_vector(types);
+    flat.owned = true;
     auto blocks = vtk::blocks_from_flat(flat, np, [&](const std::string& what) { fail("cells: " + what); });
     mesh.cells = std::move(blocks.blocks);
     for (const auto& [name, a] : cell_data) mesh.cell_data[name] = vtk::split_rows(gather_rows(a, src), blocks);

@@ -24,6 +24,9 @@ struct Piece {
   NDArray connectivity, offsets, types, faces, faceoffsets;
   bool has_cells = false;
   vtk::NamedArrays point_data, cell_data;
+  // A grid of one Piece: its blocks, built as soon as its Cells were read (the flat arrays
+  // are dropped then, so they never coexist with the data arrays read after them).
+  std::optional<vtk::BlocksOut> blocks;
 };
 
 class Reader {
@@ -34,9 +37,11 @@ class Reader {
     const XmlElement* grid = &x_.dataset();
     Mesh mesh;
     std::vector<Piece> pieces;
+    std::size_t npieces = 0;
+    for (const auto& c : grid->children) npieces += c.name == "Piece";
     for (const auto& c : grid->children) {
       if (c.name == "Piece") {
-        pieces.push_back(read_piece(c));
+        pieces.push_back(read_piece(c, npieces == 1));
       } else if (c.name == "FieldData") {
         x_.read_field_data(c, mesh.field_data);
       } else {
@@ -58,7 +63,7 @@ class Reader {
   void expect_data_array(const XmlElement& el) const { x_.expect_data_array(el); }
   NDArray read_array(const XmlElement& da, std::optional<std::size_t> tuples) { return x_.read_array(da, tuples); }
 
-  Piece read_piece(const XmlElement& pe) {
+  Piece read_piece(const XmlElement& pe, bool only) {
     Piece p;
     p.num_points = parse_count(pe, "NumberOfPoints", attr(pe, "NumberOfPoints"));
     p.num_cells = parse_count(pe, "NumberOfCells", attr(pe, "NumberOfCells"));
@@ -69,6 +74,10 @@ class Reader {
         have_points = true;
       } else if (c.name == "Cells") {
         read_cells(c, p);
+        if (only) {
+          p.blocks = build_blocks(p);
+          p.connectivity = p.offsets = p.types = p.faces = p.faceoffsets = NDArray();
+        }
       } else if (c.name == "PointData") {
         p.point_data = x_.read_data(c, p.num_points);
       } else if (c.name == "CellData") {
@@ -97,11 +106,22 @@ class Reader {
       else if (nm == "faceoffsets") faceoffs = &da;
     }
     if (!conn || !offs || !types) fail_at(ce, "Cells needs DataArrays connectivity, offsets and types");
-    NDArray o = read_array(*offs, p.num_cells);
-    if (dtype_is_float(o.dtype())) fail_at(*offs, "offsets must be integers");
-    o = o.as_dtype(DType::int64);
-    const auto* po = o.data<const std::int64_t>();
-    const std::int64_t nconn = p.num_cells ? po[p.num_cells - 1] : 0;
+    // VTK stores end offsets; the flat form wants a leading 0. The file's array is
+    // converted into it and dropped before the (larger) connectivity is decoded.
+    std::int64_t* full = nullptr;
+    {
+      const NDArray o = read_array(*offs, p.num_cells);  // checks the declared size first
+      if (dtype_is_float(o.dtype())) fail_at(*offs, "offsets must be integers");
+      p.offsets = NDArray::uninit(DType::int64, {p.num_cells + 1});
+      full = p.offsets.data<std::int64_t>();
+      full[0] = 0;
+      visit_dtype(o.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        const T* src = o.data<const T>();
+        for (std::size_t i = 0; i < p.num_cells; ++i) full[i + 1] = static_cast<std::int64_t>(src[i]);
+      });
+    }
+    const std::int64_t nconn = full[p.num_cells];
     if (nconn < 0) fail_at(*offs, "the last offset is negative");
     // The connectivity length comes from the data; it must match the last offset.
     NDArray cn = read_array(*conn, std::nullopt);
@@ -109,11 +129,6 @@ class Reader {
     if (static_cast<std::int64_t>(cn.size()) < nconn)
       fail_at(*conn, "connectivity has " + std::to_string(cn.size()) + " entries, the offsets reach " + std::to_string(nconn));
     p.connectivity = cn.as_dtype(DType::int64);
-    // VTK stores end offsets; the flat form wants a leading 0.
-    p.offsets = NDArray::uninit(DType::int64, {p.num_cells + 1});
-    auto* full = p.offsets.data<std::int64_t>();
-    full[0] = 0;
-    if (p.num_cells) std::memcpy(full + 1, po, p.num_cells * sizeof(std::int64_t));
     NDArray t = read_array(*types, p.num_cells);
     if (dtype_is_float(t.dtype())) fail_at(*types, "types must be integers");
     if (t.dtype() != DType::uint8) {
@@ -208,7 +223,18 @@ class Reader {
       all.point_data = vtk::concat_piece_data(pd, np, fail);
       all.cell_data = vtk::concat_piece_data(cd, nc, fail);
     }
+    if (!all.blocks) all.blocks = build_blocks(all);
+    const vtk::BlocksOut& blocks = *all.blocks;
     mesh.points = all.points;
+    mesh.cells = blocks.blocks;
+    for (auto& [name, a] : all.point_data) mesh.point_data[name] = a;
+    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks);
+    for (const std::string& note : blocks.skipped) warn(note);
+  }
+
+  // The blocks of a piece's flat cells (all cells of the grid after merging).
+  vtk::BlocksOut build_blocks(Piece& all) {
+    const char* where = x_.document().root.begin;
     if (!all.has_cells) {
       all.offsets = NDArray::zeros(DType::int64, {1});
       all.connectivity = NDArray::uninit(DType::int64, {0});
@@ -218,24 +244,22 @@ class Reader {
     flat.offsets = all.offsets;
     flat.connectivity = all.connectivity;
     flat.types = all.types;
+    flat.owned = true;
+    std::vector<std::int64_t> begins;
     if (all.faceoffsets.size() > 0) {
       flat.stream = all.faces.data<const std::int64_t>();
       flat.stream_size = all.faces.size();
       const auto* fo = all.faceoffsets.data<const std::int64_t>();
       // Begin of cell i's stream: the end of the previous polyhedron's stream.
-      std::vector<std::int64_t> begins(all.num_cells, 0);
+      begins.assign(all.num_cells, 0);
       std::int64_t prev = 0;
       for (std::size_t i = 0; i < all.num_cells; ++i) {
         begins[i] = prev;
         if (fo[i] >= 0) prev = fo[i];
       }
-      flat.face_range = [fo, begins = std::move(begins)](std::size_t i) { return std::make_pair(begins[i], fo[i]); };
+      flat.face_range = [fo, &begins](std::size_t i) { return std::make_pair(begins[i], fo[i]); };
     }
-    auto blocks = vtk::blocks_from_flat(flat, all.num_points, [&](const std::string& what) { fail_ptr(where, "Cells: " + what); });
-    mesh.cells = std::move(blocks.blocks);
-    for (auto& [name, a] : all.point_data) mesh.point_data[name] = a;
-    for (auto& [name, a] : all.cell_data) mesh.cell_data[name] = vtk::split_rows(a, blocks);
-    for (const std::string& note : blocks.skipped) warn(note);
+    return vtk::blocks_from_flat(flat, all.num_points, [&](const std::string& what) { fail_ptr(where, "Cells: " + what); });
   }
 
   vtk::XmlDataReader x_;
