@@ -513,16 +513,21 @@ class Gmsh:
 
         return read
 
+    def load(self, src: Path):
+        """The model opened from `src`, once, outside the timed calls."""
+        if self.model_of != src:
+            self.gmsh.clear()
+            self.gmsh.open(str(src))
+            self.model_of = src
+
     def write_fn(self, fmt: str, label: str, src: Path, path: Path):
         if fmt not in ("gmsh", "gmsh22"):
             return None
         version, binary = (2.2 if fmt == "gmsh22" else 4.1), "binary" in label
+        self.load(src)
 
         def write():
-            if self.model_of != src:
-                self.gmsh.clear()
-                self.gmsh.open(str(src))
-                self.model_of = src
+            self.load(src)  # a no-op unless a read came in between
             self.gmsh.option.setNumber("Mesh.MshFileVersion", version)
             self.gmsh.option.setNumber("Mesh.Binary", int(binary))
             self.gmsh.write(str(path))
@@ -881,7 +886,7 @@ def header_lines(meta: dict) -> list:
              f"gmsh {v['gmsh']}, numpy {v['numpy']}, Python {meta['python']}.",
              f"Run: {meta['command']}; {meta['kind']}; up to {meta['reps']} interleaved repetitions per case after a warm-up "
              f"(at least {MIN_REPS}; a case's count is in the `reps` column)" + (f"; budget {meta['budget']:.0f} s" if meta.get("budget") else "") + "."]
-    if "sections" in meta:
+    if "wall_s" in meta:
         lines.append("Wall time per section (s): " + ", ".join(f"{k} {v:.0f}" for k, v in meta["sections"].items())
                      + f"; total {meta['wall_s']:.0f}.")
     return lines
@@ -1088,16 +1093,17 @@ def markdown(results: dict, stem: str) -> str:
         "rename). peak/arrays = peak memory growth of a read in a fresh process / bytes of the arrays returned: RSS, and",
         "in parentheses anonymous memory only (the file's page-cache pages excluded).",
         "",
-        "| mesh | op | case | MB | reps | meshio++ s | meshio s | VTK s | gmsh s | meshio/us | VTK/us | gmsh/us | MB/s | read/copy, write/floor | peak/arrays (anon) | meshio peak/arrays |",
+        "| mesh | op | case | MB | reps | meshio++ s | meshio s | VTK s | gmsh s | meshio/us | VTK/us | gmsh/us | MB/s | read/copy, write/floor | peak/arrays (anon) | meshio peak/arrays (anon) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         floor = f"{r['ours'] / r['copy']:.2f}" if "copy" in r else f"{r['ours'] / r['floor']:.2f}" if "floor" in r else ""
         mem = f"{r['rss_ours']:.2f} ({r['anon_ours']:.2f})" if "rss_ours" in r else ""
+        peer_mem = f"{r['rss_meshio']:.2f} ({r['anon_meshio']:.2f})" if "rss_meshio" in r else ""
         lines.append(f"| {r['mesh']} | {r['op']} | {r['case']} | {r['mb']:.1f} | {r['reps']} | {r['ours']:.4f} | "
                      + " | ".join("" if r.get(p) is None else f"{r[p]:.4f}" for p in PEERS) + " | "
                      + " | ".join(fmt_x(r.get(k)) for k in ("ratio", "ratio_vtk", "ratio_gmsh"))
-                     + f" | {r['mb'] / r['ours']:.0f} | {floor} | {mem} | {fmt_x(r.get('rss_meshio'))} |")
+                     + f" | {r['mb'] / r['ours']:.0f} | {floor} | {mem} | {peer_mem} |")
     s = results["summary"]
     lines += ["", f"## Targets: {s['passed']} PASS, {s['missed']} MISS", "",
               "| issue | target | mesh | op | case | measured | limit | |", "|---|---|---|---|---|---|---|---|"]
@@ -1123,7 +1129,7 @@ def plot(rows, path: Path):
         sel = [r for r in rows if r["mesh"] == name]
         y = np.arange(len(sel))
         for k, (key, peer) in enumerate(zip(colors, PEERS)):
-            vals = [r.get(key) or 0.0 for r in sel]
+            vals = [r.get(key) or np.nan for r in sel]  # no bar where the peer lacks the case
             ax.barh(y + (k - 1) * 0.27, vals, height=0.27, color=colors[key], label=f"{PEER_NAMES[peer]} / meshio++")
         ax.set_yticks(y, [f"{r['op']} {r['case']}" for r in sel], fontsize=7)
         ax.axvline(1.0, color="k", lw=0.8)
