@@ -26,7 +26,7 @@ readme_table = _load("readme_table")
 run = _load("run")
 
 META = dict(date="2026-12-02 01:00 UTC", host="vm", cores=2, cpu="Test CPU", governor="not visible", load_start=[0.1, 0.2, 0.3],
-            load_end=[0.4, 0.5, 0.6], python="3.11", reps=5, budget=1380, full=True, kind="full run", command="bench/run.py",
+            load_end=[0.4, 0.5, 0.6], python="3.11", reps=5, budget=1500, full=True, kind="full run", command="bench/run.py",
             versions=dict(meshioplusplus="0.9", commit="abc1234", meshio="5.0.0", vtk="9.1.0", gmsh="4.8.0", numpy="1.24"))
 
 
