@@ -241,6 +241,7 @@ def abaqus_subset(lib, mesh):
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
+WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
 
@@ -637,6 +638,7 @@ def print_row(r: dict):
     peers = "  ".join(f"{PEER_NAMES[p]} {fmt_s(r.get(p)):>7s}s x{fmt_x(r.get('ratio' if p == 'meshio' else 'ratio_' + p)) or '-':>6s}"
                       for p in PEERS if r.get(p) is not None)
     floor = (f"  read/copy {r['ours'] / r['copy']:.1f}" if "copy" in r else "") + (f"  write/floor {r['ours'] / r['floor']:.1f}" if "floor" in r else "")
+    floor += f"  h5py {r['h5py']:.4f}s (ours/h5py {r['ours_vs_h5py']:.2f})" if "ours_vs_h5py" in r else ""
     mem = f"  peak/arrays {r['rss_ours']:.2f} (anon {r['anon_ours']:.2f})" if "rss_ours" in r else ""
     print(f"  {r['op']:5s} {r['case']:28s} {r['mb']:7.1f} MB  meshio++ {r['ours']:7.4f}s  {peers}{floor}{mem}  [{r['reps']} reps]", flush=True)
 
