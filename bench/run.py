@@ -163,7 +163,9 @@ def read_cases(name: str, only: str = ""):
             ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
             ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
             ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
-            ("avsucd", lambda: peer_file(name, "meshio.avs", lambda m, mesh, p: m.avsucd.write(p, mesh)), "avsucd"),
+            # meshio's AVS-UCD reader fails on more than one cell type (CellBlock indexing)
+            ("avsucd (tetrahedra only)", lambda: peer_file(name, "meshio-tets.avs", lambda m, mesh, p: m.avsucd.write(p, volume_only(m, mesh))),
+             "avsucd"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -593,10 +595,15 @@ class Clock:
 def race(fns: dict, reps: int, clock: Clock):
     """Median seconds of each function, run interleaved after one warm-up each; returns
     (medians, repetitions)."""
-    samples = {k: [] for k in fns}
+    samples, errors = {k: [] for k in fns}, {}
     per_rep = 0.0
-    for k, f in fns.items():
-        t = time.perf_counter(); f(); dt = time.perf_counter() - t
+    for k, f in list(fns.items()):
+        try:
+            t = time.perf_counter(); f(); dt = time.perf_counter() - t
+        except Exception as exc:  # noqa: BLE001 - a library failing on a case is a result, not the end of the run
+            errors[k] = f"{type(exc).__name__}: {exc}"[:300]
+            del fns[k], samples[k]
+            continue
         per_rep += dt
         if dt >= SLOW_S:
             samples[k].append(dt)
@@ -606,7 +613,11 @@ def race(fns: dict, reps: int, clock: Clock):
             if len(samples[k]) < n:
                 t = time.perf_counter(); f(); samples[k].append(time.perf_counter() - t)
     clock.done()
-    return {k: statistics.median(v) for k, v in samples.items()}, n
+    return {k: statistics.median(v) for k, v in samples.items()}, n, errors
+
+
+class CaseFailed(RuntimeError):
+    """meshio++ itself failed on a case: reported, and the run goes on."""
 
 
 PEERS = ("meshio", "vtk", "gmsh")
@@ -615,8 +626,14 @@ PEER_NAMES = {"meshio": "meshio", "vtk": "VTK", "gmsh": "gmsh"}
 
 def timed_row(name: str, op: str, label: str, fns: dict, reps: int, clock: Clock, mb: float) -> dict:
     fns = {k: f for k, f in fns.items() if f is not None}
-    t, n = race(fns, reps, clock)
+    t, n, errors = race(fns, reps, clock)
+    if "ours" in errors:
+        raise CaseFailed(f"{name} {op} {label}: meshio++ failed: {errors['ours']}")
     row = dict(mesh=name, op=op, case=label, mb=mb, reps=n, ours=t["ours"])
+    if errors:  # a peer that fails on the case gets a blank, and the reason
+        row["failed"] = errors
+        for k, e in errors.items():
+            print(f"  ({k} failed on {op} {label}: {e})", flush=True)
     for peer in PEERS:
         row[peer] = t.get(peer)
         row["ratio" if peer == "meshio" else f"ratio_{peer}"] = t[peer] / t["ours"] if peer in t else None
@@ -813,7 +830,11 @@ def write_row(name: str, case, src: Sources, gm: Gmsh, reps: int, clock: Clock) 
         fix = WRITE_MESH.get(fmt, lambda lib, m: m)
         pm, om = fix(meshio, pm), fix(mio, om)
     ours = lambda: mio.write(p_ours, om, ours_fmt, **our_kw)
-    ours()  # the bytes the floor writes: every file of meshio++'s output (a .node and its .ele, an .xdmf and its .h5)
+    try:
+        ours()
+    except Exception as exc:  # noqa: BLE001
+        raise CaseFailed(f"{name} write {label}: meshio++ failed: {type(exc).__name__}: {exc}"[:400]) from exc
+    # the bytes the floor writes: every file of meshio++'s output (a .node and its .ele, an .xdmf and its .h5)
     outputs = [p for p in sorted(folder.iterdir()) if p.name.startswith("ours") and p.is_file() and ".floor-" not in p.name]
     floor_files = [(p.read_bytes(), folder / ("floor" + p.name[len("ours"):])) for p in outputs]
     fns = {"meshio": (lambda: meshio.write(p_peer, pm, fmt, **peer_kw)) if peer_kw is not None else None,
@@ -841,7 +862,7 @@ def read_row(name: str, case, gm: Gmsh, reps: int, clock: Clock) -> dict:
     row["fmt"] = fmt
     rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
     row.update(rss_ours=rss_o / bytes_o, anon_ours=anon_o / bytes_o)
-    if fmt not in MESHIO_LACKS:
+    if row["meshio"] is not None:
         rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
         row.update(rss_meshio=rss_p / bytes_p, anon_meshio=anon_p / bytes_p)
     return row
@@ -1038,7 +1059,7 @@ def main(argv=None):
                              for reads, _, _ in plan.values() for c in reads}.items())
     clock = Clock(budget, sum(len(r) + len(w) + 2 * len(e) for r, w, e in plan.values()), started)
 
-    rows = []
+    rows, failed = [], meta.setdefault("failed", [])  # cases meshio++ itself failed on
     for name, (reads, writes, extra) in plan.items():
         src = Sources(name)
         if name in GRIDS:
@@ -1048,14 +1069,22 @@ def main(argv=None):
             print(f"\n{name}: {len(ours.points)} points, {sum(len(b) for b in ours.cells)} cells", flush=True)
         t0 = time.perf_counter()
         for case in reads:
-            rows.append(read_row(name, case, gm, reps, clock))
+            try:
+                rows.append(read_row(name, case, gm, reps, clock))
+            except CaseFailed as exc:
+                failed.append(str(exc)); print(f"  FAILED {exc}", flush=True)
+                continue
             print_row(rows[-1])
         if "pvtu" in extra:
             rows.append(collection_rows(name, reps, clock))
         section(f"read {name}", t0)
         t0 = time.perf_counter()
         for case in writes:
-            rows.append(write_row(name, case, src, gm, reps, clock))
+            try:
+                rows.append(write_row(name, case, src, gm, reps, clock))
+            except CaseFailed as exc:
+                failed.append(str(exc)); print(f"  FAILED {exc}", flush=True)
+                continue
             print_row(rows[-1])
         if "series" in extra:
             rows += xdmf_time_series_rows(name, src.meshes()[1], reps, clock)
@@ -1106,6 +1135,11 @@ def markdown(results: dict, stem: str) -> str:
                      + " | ".join("" if r.get(p) is None else f"{r[p]:.4f}" for p in PEERS) + " | "
                      + " | ".join(fmt_x(r.get(k)) for k in ("ratio", "ratio_vtk", "ratio_gmsh"))
                      + f" | {r['mb'] / r['ours']:.0f} | {floor} | {mem} | {peer_mem} |")
+    fails = meta.get("failed", []) + [f"{r['mesh']} {r['op']} {r['case']}: {PEER_NAMES.get(k, k)} failed: {e}"
+                                      for r in rows for k, e in r.get("failed", {}).items()]
+    if fails:
+        lines += ["", "Failures (a blank above where a peer failed; a case meshio++ failed on has no row):", ""]
+        lines += [f"- {f}" for f in fails]
     s = results["summary"]
     lines += ["", f"## Targets: {s['passed']} PASS, {s['missed']} MISS", "",
               "| issue | target | mesh | op | case | measured | limit | |", "|---|---|---|---|---|---|---|---|"]

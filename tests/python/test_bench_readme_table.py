@@ -119,3 +119,13 @@ def test_partial_runs_never_take_the_full_runs_name(flags, suffix):
     args = Namespace(**dict(dict(quick=False, only=None, case=""), **flags))
     stem = run.results_stem(args)
     assert stem.endswith(f"cpu{suffix}")
+
+
+def test_a_failing_peer_is_a_blank_and_a_failing_meshioplusplus_a_failed_case():
+    calls = []
+    fns = {"ours": lambda: calls.append("ours"), "meshio": lambda: 1 / 0}
+    row = run.timed_row("bracket", "read", "x", fns, 4, run.Clock(0, 1, 0.0, per_case=1e9), 1.0)
+    assert row["meshio"] is None and row["ratio"] is None and "ZeroDivisionError" in row["failed"]["meshio"]
+    assert row["reps"] == 4 and calls.count("ours") == 5  # warm-up + 4 repetitions
+    with pytest.raises(run.CaseFailed, match="meshio\\+\\+ failed"):
+        run.timed_row("bracket", "read", "x", {"ours": lambda: [][1]}, 3, run.Clock(0, 1, 0.0), 1.0)
