@@ -243,6 +243,7 @@ def abaqus_subset(lib, mesh):
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
+WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
 WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
