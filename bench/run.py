@@ -1,15 +1,24 @@
-"""meshio++ against meshio: read and write speed, bandwidth and peak memory (make bench).
+"""meshio++ against meshio, VTK 9.1 and gmsh: read and write speed, floors, peak memory, targets
+(make bench).
 
 Inputs are made by the real gmsh from the committed .geo files in bench/geo/ (a bracket of
 ~50k nodes / ~280k cells, a cube of ~1M tetrahedra, and the bracket's skin alone meshed
 finely with ~1.3M triangles for the surface formats), then converted by meshio (the peer) into the other
-formats, so both libraries read the same files. In one process,
-after a warm-up, each case is timed interleaved (meshio, meshio++, meshio, meshio++, ...)
-and reported as medians, the ratio meshio time / meshio++ time, and MB/s of file bytes.
-Peak resident memory of each read is measured in a fresh process per library.
+formats, so every library reads the same files; VTK itself makes the appended-raw VTU, the VTP
+(vtkGeometryFilter of the skin) and the structured grids (VTS / VTR / VTI, the `grid` mesh:
+66^3 hexahedra made with numpy + VTK). In one process, after a warm-up, each case is timed
+interleaved (meshio, meshio++, VTK, gmsh, floor, meshio, meshio++, ...) and reported as
+medians, the ratios peer time / meshio++ time, and the floors: copying the file's bytes into
+fresh memory (reads), writing the same bytes with one write call (writes). Peak memory of
+each read is measured in a fresh process per library. Then every speed target of issue 19 and
+of the format issues is checked (PASS / MISS) in a targets table.
 
-Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin] [--reps N] [--case LABEL]
-Writes bench/results/<date>-<machine>.md and .png, and prints the table.
+Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin|grid] [--reps N]
+                                     [--case LABEL] [--budget SECONDS]
+A full run writes bench/results/<date>-<host>-<cores>cpu.{md,json,png} and regenerates the
+README's table (bench/readme_table.py); a partial run (--quick, --only, --case) writes the
+same names with a suffix (-quick, -only-cube, -case-medit) and never touches the full run's.
+Method: docs/benchmarks.md.
 """
 from __future__ import annotations
 
@@ -18,10 +27,12 @@ import datetime
 import json
 import os
 import platform
+import re
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,7 +41,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 WORK = HERE / "work"
 RESULTS = HERE / "results"
-
+sys.path.insert(0, str(HERE))
 
 # --- inputs ---------------------------------------------------------------------------
 def gmsh_mesh(name: str, fmt: str, binary: bool) -> Path:
@@ -152,7 +163,9 @@ def read_cases(name: str, only: str = ""):
             ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
             ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
             ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
-            ("avsucd", lambda: peer_file(name, "meshio.avs", lambda m, mesh, p: m.avsucd.write(p, mesh)), "avsucd"),
+            # meshio's AVS-UCD reader fails on more than one cell type (CellBlock indexing)
+            ("avsucd (tetrahedra only)", lambda: peer_file(name, "meshio-tets.avs", lambda m, mesh, p: m.avsucd.write(p, volume_only(m, mesh))),
+             "avsucd"),
         ]
     return [(c[0], c[1](), c[2], c[3] if len(c) > 3 else {}) for c in cases if only in c[0]]
 
@@ -193,23 +206,6 @@ def pvtu_pieces(name: str, n: int):
     return one, coll
 
 
-def collection_rows(name: str, reps: int):
-    """PVTU overhead: meshio++ reading a 4-piece .pvtu vs the same mesh as one .vtu (the
-    meshio column is meshio reading that one .vtu: meshio has no .pvtu)."""
-    import meshio
-
-    import meshioplusplus as mio
-
-    one, coll = pvtu_pieces(name, 4)
-    t_one, t_coll = interleaved(lambda: mio.read(one), lambda: mio.read(coll), reps)
-    t_peer, _ = interleaved(lambda: meshio.read(one), lambda: None, reps)
-    mb = one.stat().st_size / 1e6
-    print(f"  read  pvtu 4 pieces      {mb:7.1f} MB  meshio++ one .vtu {t_one:7.4f}s  4-piece .pvtu {t_coll:7.4f}s"
-          f"  overhead {100 * (t_coll / t_one - 1):+.0f}%  (meshio one .vtu {t_peer:.3f}s)", flush=True)
-    return dict(mesh=name, op="collection", case="pvtu 4 pieces (meshio: one .vtu)", mb=mb, meshio=t_peer, ours=t_coll,
-                ratio=t_peer / t_coll, ours_one_vtu=t_one)
-
-
 def gmsh_export(name: str, fmt: str) -> Path:
     """The gmsh mesh saved by the gmsh program in another of its formats (named by `fmt`)."""
     out = WORK / f"{name}.{fmt}"
@@ -247,18 +243,22 @@ def abaqus_subset(lib, mesh):
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
+WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
+WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
 
-# (label, suffix, format, meshio kwargs, meshio++ kwargs[, mesh subset]); meshio names its 2.2
-# writer "gmsh22"
+# (label, suffix, format, meshio kwargs (None: meshio cannot), meshio++ kwargs); meshio names its
+# 2.2 writer "gmsh22"
 WRITE_CASES = [
     ("gmsh 4.1 ascii", ".msh", "gmsh", {"binary": False}, {"binary": False}),
     ("gmsh 4.1 binary", ".msh", "gmsh", {"binary": True}, {"binary": True}),
     ("gmsh 2.2 ascii", ".msh", "gmsh22", {"binary": False}, {"fmt_version": "2.2", "binary": False}),
+    ("gmsh 2.2 binary", ".msh", "gmsh22", {"binary": True}, {"fmt_version": "2.2", "binary": True}),
     ("vtu ascii", ".vtu", "vtu", {"binary": False}, {"binary": False}),
     ("vtu binary", ".vtu", "vtu", {"binary": True, "compression": None}, {"binary": True, "compression": None}),
     ("vtu binary zlib", ".vtu", "vtu", {"binary": True, "compression": "zlib"}, {"binary": True, "compression": "zlib"}),
+    ("vtu appended raw", ".vtu", "vtu", None, {"data_mode": "appended", "compression": None}),  # meshio writes no appended data
     ("vtk ascii", ".vtk", "vtk", {"binary": False}, {"binary": False}),
     ("vtk binary", ".vtk", "vtk", {"binary": True}, {"binary": True}),
     ("medit ascii", ".mesh", "medit", {}, {}),
@@ -299,11 +299,372 @@ SURFACE_WRITE_CASES = [
 ]
 
 
+# --- VTK-made inputs ------------------------------------------------------------------
+GRIDS = ("grid",)  # structured grids made by numpy + VTK: the VTS / VTR / VTI rows
+GRID_CELLS = 66  # cells per axis: 287,496 hexahedra on 300,763 points, about the bracket's cell count
+XML_ENCODINGS = ("ascii", "binary", "binary zlib", "appended raw")
+# meshio++ write keywords for each encoding (VTK's writer gets the same data mode and compressor)
+OURS_XML_KW = {"ascii": {"binary": False}, "binary": {"binary": True, "compression": None},
+               "binary zlib": {"binary": True, "compression": "zlib"},
+               "appended raw": {"data_mode": "appended", "compression": None}}
+VTK_XML = {"vtu": "UnstructuredGrid", "vtp": "PolyData", "vts": "StructuredGrid", "vtr": "RectilinearGrid", "vti": "ImageData"}
+
+
+def vtkall():
+    import vtkmodules.all as v  # every VTK class; imported once
+
+    return v
+
+
+def vtk_xml_write(kind: str, data, path: Path, encoding: str):
+    """VTK's own XML writer for `kind` (vtu, vtp, ...) in one of XML_ENCODINGS, UInt64 headers
+    (meshio++'s default), VTK's default compression level."""
+    w = getattr(vtkall(), f"vtkXML{VTK_XML[kind]}Writer")()
+    w.SetInputData(data)
+    w.SetFileName(str(path))
+    w.SetHeaderTypeToUInt64()
+    if encoding == "ascii":
+        w.SetDataModeToAscii()
+    elif encoding == "appended raw":
+        w.SetDataModeToAppended()
+        w.EncodeAppendedDataOff()
+    else:
+        w.SetDataModeToBinary()
+    if encoding.endswith("zlib"):
+        w.SetCompressorTypeToZLib()
+    else:
+        w.SetCompressorTypeToNone()
+    if not w.Write():
+        raise RuntimeError(f"VTK could not write {path}")
+
+
+def vtk_read_data(path: Path, fmt: str):
+    """The dataset VTK's own reader makes of `path` (a deep copy, detached from the reader)."""
+    r = vtk_reader(fmt, path)
+    r.Update()
+    out = r.GetOutput().NewInstance()
+    out.DeepCopy(r.GetOutput())
+    return out
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def vtk_surface_vtp(name: str, encoding: str) -> Path:
+    """The skin as VTK PolyData: meshio's triangles-only VTU read by VTK, through
+    vtkGeometryFilter, written by vtkXMLPolyDataWriter in `encoding`."""
+    out = WORK / f"{name}-vtk-{slug(encoding)}.vtp"
+    if not out.exists():
+        src = peer_file(name, "triangles.vtu", lambda m, mesh, p: m.vtu.write(p, triangles_only(m, mesh), binary=True, compression=None))
+        v = vtkall()
+        r = v.vtkXMLUnstructuredGridReader()
+        r.SetFileName(str(src))
+        g = v.vtkGeometryFilter()
+        g.SetInputConnection(r.GetOutputPort())
+        g.Update()
+        vtk_xml_write("vtp", g.GetOutput(), out, encoding)
+    return out
+
+
+def vtk_grid(kind: str):
+    """A GRID_CELLS^3 grid made with numpy + VTK: VTI uniform, VTR geometric spacing, VTS the
+    VTR's points bent by a sine (so its points are not a product); a float64 point field `u`
+    and a float64 cell field `c`."""
+    from vtkmodules.util.numpy_support import numpy_to_vtk
+
+    v, n = vtkall(), GRID_CELLS
+    x = np.linspace(0.0, 1.0, n + 1) if kind == "vti" else (np.geomspace(1.0, 3.0, n + 1) - 1.0) / 2.0
+    X, Y, Z = np.meshgrid(x, x, x, indexing="ij")  # flattened in Fortran order: i fastest, as VTK
+    pts = np.stack([X.ravel("F"), Y.ravel("F"), Z.ravel("F")], axis=1)
+    if kind == "vti":
+        d = v.vtkImageData()
+        d.SetSpacing(1.0 / n, 1.0 / n, 1.0 / n)
+    elif kind == "vtr":
+        d = v.vtkRectilinearGrid()
+        d.SetXCoordinates(numpy_to_vtk(x, deep=1))
+        d.SetYCoordinates(numpy_to_vtk(x, deep=1))
+        d.SetZCoordinates(numpy_to_vtk(x, deep=1))
+    else:
+        d = v.vtkStructuredGrid()
+        pts = pts + 0.02 * np.sin(6.0 * pts[:, [1, 2, 0]])
+        p = v.vtkPoints()
+        p.SetData(numpy_to_vtk(np.ascontiguousarray(pts), deep=1))
+        d.SetPoints(p)
+    d.SetDimensions(n + 1, n + 1, n + 1)
+    u = numpy_to_vtk(np.sin(3.0 * pts[:, 0]) * np.cos(2.0 * pts[:, 1]) + pts[:, 2], deep=1)
+    u.SetName("u")
+    d.GetPointData().AddArray(u)
+    c = numpy_to_vtk(np.arange(n ** 3, dtype=np.float64) / n ** 3, deep=1)
+    c.SetName("c")
+    d.GetCellData().AddArray(c)
+    return d
+
+
+def vtk_grid_file(kind: str, encoding: str) -> Path:
+    out = WORK / f"grid-{slug(encoding)}.{kind}"
+    if not out.exists():
+        WORK.mkdir(parents=True, exist_ok=True)
+        vtk_xml_write(kind, vtk_grid(kind), out, encoding)
+    return out
+
+
+def peer_read_cases(name: str, only: str = ""):
+    """Read cases meshio lacks (VTK's VTP / VTS / VTR / VTI, made by VTK): meshio++ against VTK."""
+    cases = []
+    if name in SURFACES:
+        cases = [(f"vtp {e}", (lambda e=e: vtk_surface_vtp(name, e)), "vtp") for e in XML_ENCODINGS]
+    elif name in GRIDS:
+        cases = [(f"{k} {e}", (lambda k=k, e=e: vtk_grid_file(k, e)), k) for k in ("vts", "vtr", "vti") for e in XML_ENCODINGS[1:]]
+    return [(c[0], c[1](), c[2], {}) for c in cases if only in c[0]]
+
+
+# --- peers: VTK's readers / writers and gmsh's API -----------------------------------
+# VTK's reader of each format meshio++ and VTK share (XML kinds from VTK_XML).
+VTK_READERS = {"vtk": "vtkUnstructuredGridReader", "stl": "vtkSTLReader", "ply": "vtkPLYReader", "obj": "vtkOBJReader"}
+
+
+def vtk_reader(fmt: str, path: Path):
+    v = vtkall()
+    r = getattr(v, f"vtkXML{VTK_XML[fmt]}Reader" if fmt in VTK_XML else VTK_READERS[fmt])()
+    r.SetFileName(str(path))
+    if fmt == "vtk":  # the legacy reader keeps only the first scalars / vectors / ... unless told
+        for attr in ("Scalars", "Vectors", "Normals", "Tensors", "ColorScalars", "TCoords", "Fields"):
+            getattr(r, f"ReadAll{attr}On")()
+    return r
+
+
+def vtk_touch(ds) -> int:
+    """Every array of a VTK dataset as numpy (vtk_to_numpy: views of the arrays the reader
+    filled): points, cells, point / cell / field data. Returns their bytes."""
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+
+    arrays = []
+    if ds.IsA("vtkPointSet") and ds.GetPoints() is not None:
+        arrays.append(ds.GetPoints().GetData())
+    if ds.IsA("vtkUnstructuredGrid"):
+        arrays += [ds.GetCells().GetConnectivityArray(), ds.GetCells().GetOffsetsArray(), ds.GetCellTypesArray()]
+    if ds.IsA("vtkPolyData"):
+        for cells in (ds.GetVerts(), ds.GetLines(), ds.GetPolys(), ds.GetStrips()):
+            arrays += [cells.GetConnectivityArray(), cells.GetOffsetsArray()]
+    if ds.IsA("vtkRectilinearGrid"):
+        arrays += [ds.GetXCoordinates(), ds.GetYCoordinates(), ds.GetZCoordinates()]
+    for attrs in (ds.GetPointData(), ds.GetCellData(), ds.GetFieldData()):
+        arrays += [attrs.GetArray(i) for i in range(attrs.GetNumberOfArrays())]
+    return sum(vtk_to_numpy(a).nbytes for a in arrays if a is not None)
+
+
+def vtk_read_fn(fmt: str, path: Path):
+    """VTK's read of `path`: a fresh reader, Update(), then every array touched as numpy."""
+    if fmt not in VTK_XML and fmt not in VTK_READERS:
+        return None
+
+    def read():
+        r = vtk_reader(fmt, path)
+        r.Update()
+        vtk_touch(r.GetOutput())
+
+    return read
+
+
+def vtk_write_fn(fmt: str, label: str, data, path: Path):
+    """VTK's write of `data` (the dataset VTK read from the same mesh) in the case's encoding:
+    XML writers with the encoding named in the label, legacy / STL / PLY ASCII or binary."""
+    if data is None:
+        return None
+    if fmt in VTK_XML:
+        encoding = label.split(" ", 1)[1]
+        return lambda: vtk_xml_write(fmt, data, path, encoding)
+    cls = {"vtk": "vtkUnstructuredGridWriter", "stl": "vtkSTLWriter", "ply": "vtkPLYWriter"}.get(fmt)
+    if cls is None:
+        return None
+
+    def write():
+        w = getattr(vtkall(), cls)()
+        w.SetInputData(data)
+        w.SetFileName(str(path))
+        w.SetFileTypeToBinary() if "binary" in label else w.SetFileTypeToASCII()
+        if not w.Write():
+            raise RuntimeError(f"VTK could not write {path}")
+
+    return write
+
+
+class Gmsh:
+    """gmsh's Python API, initialized once: a read is gmsh.clear() + gmsh.open() (the mesh in
+    gmsh's own model, in memory; nothing is copied out to Python), a write gmsh.write() of the
+    model opened from the mesh's MSH 4.1 binary file."""
+
+    def __init__(self):
+        import gmsh
+
+        self.gmsh, self.model_of = gmsh, None
+        try:
+            gmsh.initialize(readConfigFiles=False, interruptible=False)
+        except TypeError:  # older API without `interruptible`
+            gmsh.initialize(readConfigFiles=False)
+        gmsh.option.setNumber("General.Terminal", 0)
+        gmsh.option.setNumber("General.Verbosity", 0)
+
+    def read_fn(self, fmt: str, path: Path):
+        if fmt != "gmsh":
+            return None
+
+        def read():
+            self.gmsh.clear()
+            self.gmsh.open(str(path))
+            self.model_of = None
+
+        return read
+
+    def load(self, src: Path):
+        """The model opened from `src`, once, outside the timed calls."""
+        if self.model_of != src:
+            self.gmsh.clear()
+            self.gmsh.open(str(src))
+            self.model_of = src
+
+    def write_fn(self, fmt: str, label: str, src: Path, path: Path):
+        if fmt not in ("gmsh", "gmsh22"):
+            return None
+        version, binary = (2.2 if fmt == "gmsh22" else 4.1), "binary" in label
+        self.load(src)
+
+        def write():
+            self.load(src)  # a no-op unless a read came in between
+            self.gmsh.option.setNumber("Mesh.MshFileVersion", version)
+            self.gmsh.option.setNumber("Mesh.Binary", int(binary))
+            self.gmsh.write(str(path))
+
+        return write
+
+
+# --- floors ---------------------------------------------------------------------------
+def copy_fn(path: Path):
+    """The read floor: the file's bytes (already in memory) copied into a fresh buffer."""
+    data = np.frombuffer(path.read_bytes(), dtype=np.uint8)
+    return lambda: data.copy()
+
+
+def write_floor_fn(files):
+    """The write floor: the bytes of each file a writer made, `(data, target)`, written with one
+    write call to a fresh temporary file beside `target`, fdatasync, renamed over it, the
+    folder fsync'ed: meshio++'s writers' durability (src/core/io/file.cpp, AtomicFile) without
+    any formatting."""
+    def write():
+        for data, target in files:
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".floor-")
+            try:
+                view = memoryview(data)
+                while view:  # one call, unless the kernel caps it (2 GiB on Linux)
+                    view = view[os.write(fd, view):]
+                os.fdatasync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, target)
+            d = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(d)
+            finally:
+                os.close(d)
+
+    return write
+
+
 # --- timing ---------------------------------------------------------------------------
+MIN_REPS = 3
+SLOW_S = 5.0  # a first call this slow is its own warm-up (counted as a repetition)
+
+
+class Clock:
+    """Repetitions per case: --reps, shrunk so the cases left fit the --budget seconds
+    left (never under MIN_REPS), or, without a budget, so one case stays near 40 s."""
+
+    def __init__(self, budget: float, cases: int, start: float, per_case: float = 40.0):
+        self.budget, self.start = budget, start
+        self.left, self.per_case = max(1, cases), per_case
+
+    def allowance(self) -> float:
+        if not self.budget:
+            return self.per_case
+        return max(0.0, self.start + self.budget - time.perf_counter()) / max(1, self.left)
+
+    def done(self):
+        self.left -= 1
+
+
+def race(fns: dict, reps: int, clock: Clock):
+    """Median seconds of each function, run interleaved after one warm-up each; returns
+    (medians, repetitions)."""
+    samples, errors = {k: [] for k in fns}, {}
+    per_rep = 0.0
+    for k, f in list(fns.items()):
+        try:
+            t = time.perf_counter(); f(); dt = time.perf_counter() - t
+        except Exception as exc:  # noqa: BLE001 - a library failing on a case is a result, not the end of the run
+            errors[k] = f"{type(exc).__name__}: {exc}"[:300]
+            del fns[k], samples[k]
+            continue
+        per_rep += dt
+        if dt >= SLOW_S:
+            samples[k].append(dt)
+    n = max(MIN_REPS, min(reps, int(clock.allowance() / max(per_rep, 1e-9))))
+    for _ in range(n):
+        for k, f in fns.items():
+            if len(samples[k]) < n:
+                t = time.perf_counter(); f(); samples[k].append(time.perf_counter() - t)
+    clock.done()
+    return {k: statistics.median(v) for k, v in samples.items()}, n, errors
+
+
+class CaseFailed(RuntimeError):
+    """meshio++ itself failed on a case: reported, and the run goes on."""
+
+
+PEERS = ("meshio", "vtk", "gmsh")
+PEER_NAMES = {"meshio": "meshio", "vtk": "VTK", "gmsh": "gmsh"}
+
+
+def timed_row(name: str, op: str, label: str, fns: dict, reps: int, clock: Clock, mb: float) -> dict:
+    fns = {k: f for k, f in fns.items() if f is not None}
+    t, n, errors = race(fns, reps, clock)
+    if "ours" in errors:
+        raise CaseFailed(f"{name} {op} {label}: meshio++ failed: {errors['ours']}")
+    row = dict(mesh=name, op=op, case=label, mb=mb, reps=n, ours=t["ours"])
+    if errors:  # a peer that fails on the case gets a blank, and the reason
+        row["failed"] = errors
+        for k, e in errors.items():
+            print(f"  ({k} failed on {op} {label}: {e})", flush=True)
+    for peer in PEERS:
+        row[peer] = t.get(peer)
+        row["ratio" if peer == "meshio" else f"ratio_{peer}"] = t[peer] / t["ours"] if peer in t else None
+    for k in t:  # the floors (copy, floor) and any other reference timed in the race (h5py)
+        if k not in PEERS and k != "ours":
+            row[k] = t[k]
+    return row
+
+
+def fmt_s(x, digits=3):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def fmt_x(x):
+    return "" if x is None else f"{x:.1f}"
+
+
+def print_row(r: dict):
+    peers = "  ".join(f"{PEER_NAMES[p]} {fmt_s(r.get(p)):>7s}s x{fmt_x(r.get('ratio' if p == 'meshio' else 'ratio_' + p)) or '-':>6s}"
+                      for p in PEERS if r.get(p) is not None)
+    floor = (f"  read/copy {r['ours'] / r['copy']:.1f}" if "copy" in r else "") + (f"  write/floor {r['ours'] / r['floor']:.1f}" if "floor" in r else "")
+    floor += f"  h5py {r['h5py']:.4f}s (ours/h5py {r['ours_vs_h5py']:.2f})" if "ours_vs_h5py" in r else ""
+    mem = f"  peak/arrays {r['rss_ours']:.2f} (anon {r['anon_ours']:.2f})" if "rss_ours" in r else ""
+    print(f"  {r['op']:5s} {r['case']:28s} {r['mb']:7.1f} MB  meshio++ {r['ours']:7.4f}s  {peers}{floor}{mem}  [{r['reps']} reps]", flush=True)
+
+
 XDMF_SERIES_LABEL = "xdmf time series (100 steps)"
 
 
-def xdmf_time_series_rows(name, mesh, reps):
+def xdmf_time_series_rows(name, mesh, reps, clock):
     """A 100-step series (a float64 point field and a float64 cell field per step) written
     and read with meshio's TimeSeriesWriter/Reader and ours (HDF5 heavy data), and the same
     datasets read with h5py alone (the floor of an HDF5 read)."""
@@ -338,42 +699,21 @@ def xdmf_time_series_rows(name, mesh, reps):
                 for key in f:
                     f[key][()]
 
-        t_peer, t_ours = interleaved(lambda: write(meshio, "meshio.xdmf"), lambda: write(mio, "ours.xdmf"), reps)
-        mb = (folder / "ours.h5").stat().st_size / 1e6
-        rows = [dict(mesh=name, op="write", case=XDMF_SERIES_LABEL, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)]
-        t_peer, t_ours = interleaved(lambda: read(meshio, "meshio.xdmf"), lambda: read(mio, "ours.xdmf"), reps)
-        t_h5py, t_ours2 = interleaved(lambda: h5py_read("ours.h5"), lambda: read(mio, "ours.xdmf"), reps)
-        rows.append(dict(mesh=name, op="read", case=XDMF_SERIES_LABEL, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours,
-                         h5py=t_h5py, ours_vs_h5py=t_ours2 / t_h5py))
+        row = timed_row(name, "write", XDMF_SERIES_LABEL, {"meshio": lambda: write(meshio, "meshio.xdmf"),
+                                                            "ours": lambda: write(mio, "ours.xdmf")}, reps, clock, 0.0)
+        row["mb"] = (folder / "ours.h5").stat().st_size / 1e6
+        rows = [row]
+        # h5py reading the same datasets in the same race: the floor of an HDF5 read
+        row = timed_row(name, "read", XDMF_SERIES_LABEL, {"meshio": lambda: read(meshio, "meshio.xdmf"),
+                                                           "ours": lambda: read(mio, "ours.xdmf"), "h5py": lambda: h5py_read("ours.h5")},
+                        reps, clock, rows[0]["mb"])
+        row["ours_vs_h5py"] = row["ours"] / row["h5py"]
+        rows.append(row)
     finally:
         os.chdir(cwd)
     for r in rows:
-        extra = f"  h5py {r['h5py']:.4f}s (ours/h5py {r['ours_vs_h5py']:.2f})" if "h5py" in r else ""
-        print(f"  {r['op']:5s} {r['case']:18s} {r['mb']:7.1f} MB  meshio {r['meshio']:7.3f}s  meshio++ {r['ours']:7.4f}s"
-              f"  x{r['ratio']:6.1f}{extra}", flush=True)
+        print_row(r)
     return rows
-
-
-def interleaved(fa, fb, reps: int, budget: float = 40.0):
-    """Median seconds of fa and fb, run alternately after one warm-up each. Slow cases get
-    fewer repetitions (never under 3) so that one case stays near `budget` seconds."""
-    t = time.perf_counter(); fa(); fb(); warm = time.perf_counter() - t
-    reps = max(3, min(reps, int(budget / max(warm, 1e-9))))
-    ta, tb = [], []
-    for _ in range(reps):
-        t = time.perf_counter(); fa(); ta.append(time.perf_counter() - t)
-        t = time.perf_counter(); fb(); tb.append(time.perf_counter() - t)
-    return statistics.median(ta), statistics.median(tb)
-
-
-def copy_time(path: Path, reps: int) -> float:
-    """Median seconds to copy the file's bytes in memory into a fresh buffer (the floor for a
-    binary read, which must also produce fresh arrays)."""
-    data = np.frombuffer(path.read_bytes(), dtype=np.uint8)
-    times = []
-    for _ in range(reps + 1):
-        t = time.perf_counter(); data.copy(); times.append(time.perf_counter() - t)
-    return statistics.median(times[1:])
 
 
 PEAK_SCRIPT = r"""
@@ -412,86 +752,403 @@ def peak_memory(lib: str, path: Path, fmt: str):
     return rss, anon, nbytes
 
 
-# --- the run --------------------------------------------------------------------------
-def main():
+def collection_rows(name: str, reps: int, clock: Clock):
+    """PVTU overhead: meshio++ reading a 4-piece .pvtu vs the same mesh as one .vtu (the
+    meshio column is meshio reading that one .vtu: meshio has no .pvtu)."""
     import meshio
 
     import meshioplusplus as mio
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", choices=["bracket", "cube", "skin"])
+    one, coll = pvtu_pieces(name, 4)
+    row = timed_row(name, "collection", "pvtu 4 pieces (meshio: one .vtu)",
+                    {"meshio": lambda: meshio.read(one), "ours": lambda: mio.read(coll), "ours_one_vtu": lambda: mio.read(one)},
+                    reps, clock, one.stat().st_size / 1e6)
+    row["fmt"] = "pvtu"
+    print_row(row)
+    print(f"    overhead of 4 pieces over one .vtu: {100 * (row['ours'] / row['ours_one_vtu'] - 1):+.0f}%", flush=True)
+    return row
+
+
+# --- write cases ----------------------------------------------------------------------
+SURFACE_WRITE_CASES += [(f"vtp {e}", ".vtp", "vtp", None, OURS_XML_KW[e]) for e in XML_ENCODINGS]
+GRID_WRITE_CASES = [(f"{k} {e}", f".{k}", k, None, OURS_XML_KW[e]) for k in ("vts", "vtr", "vti") for e in XML_ENCODINGS[1:]]
+MESHIO_LACKS = {"vtp", "vts", "vtr", "vti"}
+
+
+class Sources:
+    """The meshes each library writes, made once per mesh and only when a case needs them:
+    meshio's and meshio++'s reads of the gmsh file, and VTK's dataset of the same mesh."""
+
+    def __init__(self, name: str):
+        self.name, self.cache = name, {}
+
+    def get(self, key, make):
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
+
+    def meshes(self):
+        import meshio
+
+        import meshioplusplus as mio
+
+        def make():
+            src = gmsh_mesh(self.name, "msh41", True)
+            peer, ours = meshio.read(src), mio.read(src)
+            if self.name in SURFACES:
+                peer = triangles_only(meshio, peer)
+                ours = mio.Mesh(peer.points, [("triangle", peer.cells[0].data)])
+            return peer, ours
+
+        return self.get("meshes", make)
+
+    def vtk_data(self, fmt: str):
+        """VTK's dataset of the mesh: VTK's read of meshio's VTU (volumes), of the VTK-made VTP
+        (surfaces), or the numpy + VTK grid."""
+        if self.name in GRIDS:
+            return self.get(fmt, lambda: vtk_grid(fmt))
+        if self.name in SURFACES:
+            return self.get("vtp", lambda: vtk_read_data(vtk_surface_vtp(self.name, "binary"), "vtp"))
+        return self.get("vtu", lambda: vtk_read_data(peer_file(self.name, "binary.vtu", lambda m, mesh, p: m.vtu.write(
+            p, mesh, binary=True, compression=None)), "vtu"))
+
+
+def write_row(name: str, case, src: Sources, gm: Gmsh, reps: int, clock: Clock) -> dict:
+    import meshio
+
+    import meshioplusplus as mio
+
+    label, suffix, fmt, peer_kw, our_kw = case
+    folder = WORK / "out" / slug(f"{name} {label}")
+    folder.mkdir(parents=True, exist_ok=True)
+    p_peer, p_ours, p_vtk, p_gmsh = (folder / f"{who}{suffix}" for who in ("meshio", "ours", "vtk", "gmsh"))
+    ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
+    if name in GRIDS:
+        om = src.get(f"ours {fmt}", lambda: mio.read(vtk_grid_file(fmt, "appended raw")))
+        pm = None
+    else:
+        pm, om = src.meshes()
+        fix = WRITE_MESH.get(fmt, lambda lib, m: m)
+        pm, om = fix(meshio, pm), fix(mio, om)
+    ours = lambda: mio.write(p_ours, om, ours_fmt, **our_kw)
+    try:
+        ours()
+    except Exception as exc:  # noqa: BLE001
+        raise CaseFailed(f"{name} write {label}: meshio++ failed: {type(exc).__name__}: {exc}"[:400]) from exc
+    # the bytes the floor writes: every file of meshio++'s output (a .node and its .ele, an .xdmf and its .h5)
+    outputs = [p for p in sorted(folder.iterdir()) if p.name.startswith("ours") and p.is_file() and ".floor-" not in p.name]
+    floor_files = [(p.read_bytes(), folder / ("floor" + p.name[len("ours"):])) for p in outputs]
+    fns = {"meshio": (lambda: meshio.write(p_peer, pm, fmt, **peer_kw)) if peer_kw is not None else None,
+           "ours": ours,
+           "vtk": vtk_write_fn(fmt, label, src.vtk_data(fmt) if fmt in VTK_XML or fmt in ("vtk", "stl", "ply") else None, p_vtk),
+           "gmsh": gm.write_fn(fmt, label, gmsh_mesh(name, "msh41", True), p_gmsh) if name not in GRIDS + SURFACES else None,
+           "floor": write_floor_fn(floor_files)}
+    row = timed_row(name, "write", label, fns, reps, clock, sum(len(d) for d, _ in floor_files) / 1e6)
+    row["fmt"] = fmt
+    return row
+
+
+def read_row(name: str, case, gm: Gmsh, reps: int, clock: Clock) -> dict:
+    import meshio
+
+    import meshioplusplus as mio
+
+    label, path, fmt, kw = case
+    fns = {"meshio": (lambda: meshio.read(path, fmt)) if fmt not in MESHIO_LACKS else None,
+           "ours": lambda: mio.read(path, fmt, **kw),
+           "vtk": vtk_read_fn(fmt, path),
+           "gmsh": gm.read_fn(fmt, path),
+           "copy": copy_fn(path)}
+    row = timed_row(name, "read", label, fns, reps, clock, path.stat().st_size / 1e6)
+    row["fmt"] = fmt
+    rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
+    row.update(rss_ours=rss_o / bytes_o, anon_ours=anon_o / bytes_o)
+    if row["meshio"] is not None:
+        rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
+        row.update(rss_meshio=rss_p / bytes_p, anon_meshio=anon_p / bytes_p)
+    return row
+
+
+# --- the machine ----------------------------------------------------------------------
+def machine_info() -> dict:
+    def first(path, key=None):
+        try:
+            text = Path(path).read_text()
+        except OSError:
+            return None
+        if key is None:
+            return text.strip()
+        return next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith(key)), None)
+
+    def version(mod):
+        try:
+            m = __import__(mod)
+        except ImportError:
+            return "not installed"
+        if mod == "vtk":
+            return m.vtkVersion.GetVTKVersion()
+        return getattr(m, "__version__", "?")
+
+    try:
+        commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return dict(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), host=socket.gethostname().split(".")[0],
+                cores=os.cpu_count(), cpu=first("/proc/cpuinfo", "model name") or platform.processor() or platform.machine(),
+                governor=first("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") or "not visible",
+                load_start=[round(x, 2) for x in os.getloadavg()], python=platform.python_version(),
+                versions={"meshioplusplus": version("meshioplusplus"), "commit": commit, "meshio": version("meshio"),
+                          "vtk": version("vtk"), "gmsh": version("gmsh"), "numpy": version("numpy")})
+
+
+def header_lines(meta: dict) -> list:
+    v = meta["versions"]
+    lines = [f"Machine: {meta['host']}, {meta['cores']} cores, {meta['cpu']}, governor {meta['governor']}.",
+             f"Load average (1, 5, 15 min) at start {meta['load_start']}" + (f", at end {meta['load_end']}" if "load_end" in meta else "") + ".",
+             f"Versions: meshio++ {v['meshioplusplus']} (commit {v['commit']}), meshio {v['meshio']}, VTK {v['vtk']}, "
+             f"gmsh {v['gmsh']}, numpy {v['numpy']}, Python {meta['python']}.",
+             f"Run: {meta['command']}; {meta['kind']}; up to {meta['reps']} interleaved repetitions per case after a warm-up "
+             f"(at least {MIN_REPS}; a case's count is in the `reps` column)" + (f"; budget {meta['budget']:.0f} s" if meta.get("budget") else "") + "."]
+    if "wall_s" in meta:
+        lines.append("Wall time per section (s): " + ", ".join(f"{k} {v:.0f}" for k, v in meta["sections"].items())
+                     + f"; total {meta['wall_s']:.0f}.")
+    return lines
+
+
+# --- targets --------------------------------------------------------------------------
+ISSUE14 = {"stl", "ply", "obj", "off"}
+ISSUE15 = {"abaqus", "nastran", "ansys", "unv", "permas", "mdpa", "flac3d"}
+ISSUE16 = {"medit", "su2", "tetgen", "ugrid", "avsucd", "tecplot", "dolfin-xml", "netgen", "neuroglancer", "svg", "wkt"}
+BIG = ("bracket", "cube")  # issue 19's targets hold on both; the format issues' on the 1M-cell meshes
+
+
+def encoding(r: dict) -> str:
+    label, fmt = r["case"], r.get("fmt", "")
+    if fmt == "exodus" or label == "xdmf hdf" or label == XDMF_SERIES_LABEL:
+        return "hdf5"
+    if "zlib" in label or ".gz" in label:
+        return "compressed"
+    if "binary" in label or "appended raw" in label or fmt in ("ugrid", "neuroglancer"):
+        return "binary"
+    return "text"
+
+
+def targets(rows: list) -> list:
+    """Every speed target of issue 19 and of the format issues (14-17) that a row of this run
+    measures: one entry per (target, row), with the measured value, the limit, PASS / MISS."""
+    def read(r): return r["op"] == "read"
+    def write(r): return r["op"] == "write"
+    vtu_vs_vtk = {(r["op"], r["case"][4:]): r["ratio_vtk"] for r in rows
+                  if r.get("fmt") == "vtu" and r["mesh"] == "bracket" and r.get("ratio_vtk")}
+    specs = [
+        ("#19", "binary read within 1.5x of copying the file's bytes", lambda r: read(r) and r["mesh"] in BIG and encoding(r) == "binary" and "copy" in r,
+         lambda r: r["ours"] / r["copy"], "<=", 1.5),
+        ("#19", "binary read at least 3x meshio", lambda r: read(r) and r["mesh"] in BIG and encoding(r) == "binary", lambda r: r["ratio"], ">=", 3),
+        ("#19", "binary write within 1.5x of one write call", lambda r: write(r) and r["mesh"] in BIG and encoding(r) == "binary" and "floor" in r,
+         lambda r: r["ours"] / r["floor"], "<=", 1.5),
+        ("#19", "Gmsh 4.1 ASCII read at least 25x meshio", lambda r: read(r) and r["mesh"] in BIG and r["case"] == "gmsh 4.1 ascii",
+         lambda r: r["ratio"], ">=", 25),
+        ("#19", "other text reads at least 15x meshio", lambda r: read(r) and r["mesh"] in BIG and encoding(r) == "text" and r["case"] != "gmsh 4.1 ascii",
+         lambda r: r["ratio"], ">=", 15),
+        ("#19", "VTU zlib write at least 25x meshio", lambda r: write(r) and r["mesh"] in BIG and r["case"] == "vtu binary zlib", lambda r: r["ratio"], ">=", 25),
+        ("#19", "VTU zlib read at least 4x meshio", lambda r: read(r) and r["mesh"] in BIG and r["case"] == "vtu binary zlib", lambda r: r["ratio"], ">=", 4),
+        ("#19", "peak anonymous memory of a read at most 1.2x the arrays", lambda r: read(r) and "anon_ours" in r, lambda r: r["anon_ours"], "<=", 1.2),
+        ("#19", "faster than VTK", lambda r: True, lambda r: r.get("ratio_vtk"), ">=", 1),
+        ("#19", "faster than gmsh", lambda r: True, lambda r: r.get("ratio_gmsh"), ">=", 1),
+        ("#14", "binary STL / PLY read at least 5x meshio", lambda r: read(r) and r["mesh"] == "skin" and r["fmt"] in ("stl", "ply")
+         and encoding(r) == "binary" and "merge=False" not in r["case"], lambda r: r["ratio"], ">=", 5),
+        ("#14", "binary STL / PLY read within 2x of copying the file's bytes", lambda r: read(r) and r["mesh"] == "skin" and r["fmt"] in ("stl", "ply")
+         and encoding(r) == "binary", lambda r: r["ours"] / r["copy"], "<=", 2),
+        ("#14", "ASCII STL / PLY / OBJ / OFF read and write at least 10x meshio", lambda r: r["mesh"] == "skin" and r["fmt"] in ISSUE14
+         and encoding(r) == "text", lambda r: r["ratio"], ">=", 10),
+        ("#14", "VTP at VTU's ratio against VTK (same encoding, the bracket's VTU)", lambda r: r.get("fmt") == "vtp",
+         lambda r: r.get("ratio_vtk"), ">=", lambda r: vtu_vs_vtk.get((r["op"], r["case"][4:]))),
+        ("#15", "read and write at least 10x meshio (1M cells)", lambda r: r["mesh"] == "cube" and r["fmt"] in ISSUE15, lambda r: r["ratio"], ">=", 10),
+        ("#16", "text formats read and write at least 10x meshio (1M cells)", lambda r: r["mesh"] == "cube" and r["fmt"] in ISSUE16
+         and encoding(r) == "text", lambda r: r["ratio"], ">=", 10),
+        ("#16", ".meshb and binary UGRID at least 3x meshio (1M cells)", lambda r: r["mesh"] == "cube" and r["fmt"] in ("medit", "ugrid")
+         and encoding(r) == "binary", lambda r: r["ratio"], ">=", 3),
+        ("#16", ".meshb and binary UGRID read within 2x of copying the file's bytes (1M cells)", lambda r: read(r) and r["mesh"] == "cube"
+         and r["fmt"] in ("medit", "ugrid") and encoding(r) == "binary", lambda r: r["ours"] / r["copy"], "<=", 2),
+        ("#17", "HDF5-based reads at least 3x meshio (1M cells)", lambda r: read(r) and r["mesh"] == "cube" and r["case"] == "xdmf hdf",
+         lambda r: r["ratio"], ">=", 3),
+        ("#17", "HDF5-based reads within 1.5x of h5py", lambda r: read(r) and "ours_vs_h5py" in r, lambda r: r["ours_vs_h5py"], "<=", 1.5),
+        ("#17", "Exodus read and write at least 3x meshio (1M cells)", lambda r: r["mesh"] == "cube" and r["fmt"] == "exodus",
+         lambda r: r["ratio"], ">=", 3),
+        ("#17", "100-step XDMF time series written and read at least 5x meshio", lambda r: r["case"] == XDMF_SERIES_LABEL,
+         lambda r: r["ratio"], ">=", 5),
+    ]
+    out = []
+    for source, text, select, value, cmp, limit in specs:
+        for r in rows:
+            if not select(r):
+                continue
+            v, lim = value(r), (limit(r) if callable(limit) else limit)
+            if v is None or lim is None:
+                continue
+            ok = v <= lim if cmp == "<=" else v >= lim
+            out.append(dict(source=source, target=text, mesh=r["mesh"], op=r["op"], case=r["case"], value=v, cmp=cmp, limit=lim,
+                            status="PASS" if ok else "MISS", short_by=None if ok else (v / lim if cmp == "<=" else lim / v)))
+    return out
+
+
+def summary(tg: list) -> dict:
+    misses = [t for t in tg if t["status"] == "MISS"]
+    return dict(passed=len(tg) - len(misses), missed=len(misses),
+                misses=[f"{t['source']} {t['target']}: {t['mesh']} {t['op']} {t['case']}: {t['value']:.2f} vs {t['cmp']} {t['limit']:.2f} "
+                        f"({t['short_by']:.2f}x short)" for t in sorted(misses, key=lambda t: -t["short_by"])])
+
+
+# --- the run --------------------------------------------------------------------------
+FULL_BUDGET = 1500.0  # wall seconds of a full run, inputs included (they are cached in bench/work/ after the first)
+
+
+def results_stem(args) -> str:
+    """<date>-<host>-<cores>cpu, plus a suffix naming a partial run (never a full run's name)."""
+    stem = f"{datetime.date.today().isoformat()}-{socket.gethostname().split('.')[0]}-{os.cpu_count()}cpu"
+    if args.quick:
+        stem += "-quick"
+    if args.only:
+        stem += f"-only-{args.only}"
+    if args.case:
+        stem += f"-case-{slug(args.case)}"
+    return stem
+
+
+def main(argv=None):
+    import meshioplusplus as mio
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["bracket", "cube", "skin", "grid"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bracket only, 3 repetitions")
     ap.add_argument("--case", default="", help="only the read and write cases whose label contains this (\"medit\")")
-    args = ap.parse_args()
-    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin"])
+    ap.add_argument("--budget", type=float, default=None,
+                    help=f"wall seconds for the whole run; repetitions shrink to fit (never under {MIN_REPS}). "
+                         f"Default {FULL_BUDGET:.0f} for a full run, none for a partial one (one case near 40 s then)")
+    args = ap.parse_args(argv)
+    partial = bool(args.quick or args.only or args.case)
+    meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin", "grid"])
     reps = 3 if args.quick else args.reps
+    budget = args.budget if args.budget is not None else (0.0 if partial else FULL_BUDGET)
+    meta = machine_info()
+    meta.update(command="bench/run.py " + " ".join(sys.argv[1:] if argv is None else argv), kind="partial run" if partial else "full run",
+                full=not partial, reps=reps, budget=budget, sections={})
+    print("\n".join(header_lines(meta)), flush=True)
+    started = time.perf_counter()
 
-    rows = []
-    for name in meshes:
-        cases = read_cases(name, args.case)
-        src = gmsh_mesh(name, "msh41", True)
-        peer_mesh, our_mesh = meshio.read(src), mio.read(src)
-        if name in SURFACES:
-            peer_mesh = triangles_only(meshio, peer_mesh)
-            our_mesh = mio.Mesh(peer_mesh.points, [("triangle", peer_mesh.cells[0].data)])
-        print(f"\n{name}: {len(our_mesh.points)} points, {sum(len(b) for b in our_mesh.cells)} cells", flush=True)
-        for label, path, fmt, kw in cases:
-            mb = path.stat().st_size / 1e6
-            t_peer, t_ours = interleaved(lambda: meshio.read(path, fmt), lambda: mio.read(path, fmt, **kw), reps)
-            rss_p, anon_p, bytes_p = peak_memory("meshio", path, fmt)
-            rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
-            row = dict(mesh=name, op="read", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours,
-                       copy=copy_time(path, reps), rss_ours=rss_o / bytes_o, anon_ours=anon_o / bytes_o,
-                       rss_meshio=rss_p / bytes_p, anon_meshio=anon_p / bytes_p)
-            rows.append(row)
-            print(f"  read  {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}"
-                  f"  copy {row['copy']:.4f}s  peak/arrays {row['rss_ours']:.2f} (anon {row['anon_ours']:.2f})", flush=True)
-        if name not in SURFACES and args.case in "pvtu 4 pieces":
-            rows.append(collection_rows(name, reps))
-        write_cases = SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
-        for label, suffix, fmt, peer_kw, our_kw in [c for c in write_cases if args.case in c[0]]:
-            p_peer, p_ours = WORK / f"out-meshio{suffix}", WORK / f"out-ours{suffix}"
-            ours_fmt = "gmsh" if fmt == "gmsh22" else fmt
-            fix = WRITE_MESH.get(fmt, lambda lib, m: m)
-            pm, om = fix(meshio, peer_mesh), fix(mio, our_mesh)
-            t_peer, t_ours = interleaved(lambda: meshio.write(p_peer, pm, fmt, **peer_kw),
-                                         lambda: mio.write(p_ours, om, ours_fmt, **our_kw), reps)
-            mb = p_ours.stat().st_size / 1e6
-            row = dict(mesh=name, op="write", case=label, mb=mb, meshio=t_peer, ours=t_ours, ratio=t_peer / t_ours)
-            rows.append(row)
-            print(f"  write {label:18s} {mb:7.1f} MB  meshio {t_peer:7.3f}s  meshio++ {t_ours:7.4f}s  x{row['ratio']:6.1f}", flush=True)
-        if args.case in XDMF_SERIES_LABEL and name == "bracket":  # 100 steps of the cube: GBs of disk
-            rows += xdmf_time_series_rows(name, our_mesh, reps)
+    def section(key, t0):
+        meta["sections"][key] = time.perf_counter() - t0
 
-    stamp = datetime.date.today().isoformat()
-    machine = f"{socket.gethostname().split('.')[0]}-{os.cpu_count()}cpu"
+    gm = Gmsh()
+    plan = {}
+    for name in meshes:  # every input first: the time they take is reported apart
+        t0 = time.perf_counter()
+        reads = ([] if name in GRIDS else read_cases(name, args.case)) + peer_read_cases(name, args.case)
+        writes = GRID_WRITE_CASES if name in GRIDS else SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
+        writes = [c for c in writes if args.case in c[0]]
+        extra = []
+        if name in ("bracket", "cube") and args.case in "pvtu 4 pieces":
+            pvtu_pieces(name, 4)
+            extra.append("pvtu")
+        if name == "bracket" and args.case in XDMF_SERIES_LABEL:
+            extra.append("series")
+        plan[name] = (reads, writes, extra)
+        section(f"inputs {name}", t0)
+    meta["inputs"] = sorted({str(c[1].relative_to(HERE.parent)): round(c[1].stat().st_size / 1e6, 1)
+                             for reads, _, _ in plan.values() for c in reads}.items())
+    clock = Clock(budget, sum(len(r) + len(w) + 2 * len(e) for r, w, e in plan.values()), started)
+
+    rows, failed = [], meta.setdefault("failed", [])  # cases meshio++ itself failed on
+    for name, (reads, writes, extra) in plan.items():
+        src = Sources(name)
+        if name in GRIDS:
+            print(f"\n{name}: {GRID_CELLS}^3 hexahedra, {(GRID_CELLS + 1) ** 3} points (made with numpy + VTK)", flush=True)
+        else:
+            _, ours = src.meshes()
+            print(f"\n{name}: {len(ours.points)} points, {sum(len(b) for b in ours.cells)} cells", flush=True)
+        t0 = time.perf_counter()
+        for case in reads:
+            try:
+                rows.append(read_row(name, case, gm, reps, clock))
+            except CaseFailed as exc:
+                failed.append(str(exc)); print(f"  FAILED {exc}", flush=True)
+                continue
+            print_row(rows[-1])
+        if "pvtu" in extra:
+            rows.append(collection_rows(name, reps, clock))
+        section(f"read {name}", t0)
+        t0 = time.perf_counter()
+        for case in writes:
+            try:
+                rows.append(write_row(name, case, src, gm, reps, clock))
+            except CaseFailed as exc:
+                failed.append(str(exc)); print(f"  FAILED {exc}", flush=True)
+                continue
+            print_row(rows[-1])
+        if "series" in extra:
+            rows += xdmf_time_series_rows(name, src.meshes()[1], reps, clock)
+        section(f"write {name}", t0)
+
+    meta["wall_s"] = time.perf_counter() - started
+    meta["load_end"] = [round(x, 2) for x in os.getloadavg()]
+    tg = targets(rows)
+    results = dict(meta=meta, rows=rows, targets=tg, summary=summary(tg))
+    stem = results_stem(args)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    md = RESULTS / f"{stamp}-{machine}.md"
-    md.write_text(markdown(rows, meshio.__version__, reps))
-    (RESULTS / f"{stamp}-{machine}.json").write_text(json.dumps(rows, indent=1))
-    plot(rows, RESULTS / f"{stamp}-{machine}.png")
-    print(f"\nwrote {md.relative_to(HERE.parent)} and the .png beside it")
+    md = RESULTS / f"{stem}.md"
+    md.write_text(markdown(results, stem))
+    (RESULTS / f"{stem}.json").write_text(json.dumps(results, indent=1))
+    plot(rows, RESULTS / f"{stem}.png")
+    print()
+    print("\n".join(header_lines(meta)))
+    print(f"targets: {results['summary']['passed']} PASS, {results['summary']['missed']} MISS")
+    for m in results["summary"]["misses"]:
+        print(f"  MISS {m}")
+    print(f"\nwrote {md.relative_to(HERE.parent)} and the .json and .png beside it")
+    if not partial:
+        import readme_table
+
+        readme_table.update_readme(HERE.parent / "README.md", RESULTS / f"{stem}.json")
+        print("regenerated the README's table (bench/readme_table.py)")
+    del mio
 
 
-def markdown(rows, meshio_version, reps) -> str:
-    cpu = platform.processor() or platform.machine()
-    lines = [
-        f"# meshio++ vs meshio {meshio_version}: {datetime.date.today().isoformat()}, {os.cpu_count()} cores ({cpu})",
+def markdown(results: dict, stem: str) -> str:
+    meta, rows = results["meta"], results["rows"]
+    lines = [f"# meshio++ against meshio, VTK and gmsh: {meta['date']} ({meta['kind']})", ""] + [f"- {x}" for x in header_lines(meta)] + [
         "",
-        f"Command: `make bench` (bench/run.py, {reps} interleaved repetitions after a warm-up, medians).",
-        "ratio = meshio time / meshio++ time. copy = copying the file's bytes in memory into a fresh buffer.",
-        "peak/arrays = peak resident memory growth of a read in a fresh process / bytes of the arrays",
-        "returned (RSS includes the file's mapped page-cache pages; anon counts only anonymous memory).",
+        "Method: [docs/benchmarks.md](../../docs/benchmarks.md). Times are medians in seconds; `X/us` = X's time / meshio++'s time",
+        "(above 1: meshio++ is faster; blank: X lacks the case). read / copy = meshio++'s read / copying the file's bytes into",
+        "fresh memory; write / floor = meshio++'s write / writing the same bytes with one write call (fresh file, fdatasync,",
+        "rename). peak/arrays = peak memory growth of a read in a fresh process / bytes of the arrays returned: RSS, and",
+        "in parentheses anonymous memory only (the file's page-cache pages excluded).",
         "",
-        "| mesh | op | case | file MB | meshio s | meshio++ s | ratio | MB/s | read / copy | peak/arrays RSS (anon) | meshio peak/arrays |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| mesh | op | case | MB | reps | meshio++ s | meshio s | VTK s | gmsh s | meshio/us | VTK/us | gmsh/us | MB/s | read/copy, write/floor | peak/arrays (anon) | meshio peak/arrays (anon) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        extra = (f"{r['ours'] / r['copy']:.1f}x | {r['rss_ours']:.2f} ({r['anon_ours']:.2f}) | {r['rss_meshio']:.2f}"
-                 if r["op"] == "read" and "copy" in r else " | | ")
-        lines.append(f"| {r['mesh']} | {r['op']} | {r['case']} | {r['mb']:.1f} | {r['meshio']:.3f} | {r['ours']:.4f} | "
-                     f"{r['ratio']:.1f} | {r['mb'] / r['ours']:.0f} | {extra} |")
+        floor = f"{r['ours'] / r['copy']:.2f}" if "copy" in r else f"{r['ours'] / r['floor']:.2f}" if "floor" in r else ""
+        mem = f"{r['rss_ours']:.2f} ({r['anon_ours']:.2f})" if "rss_ours" in r else ""
+        peer_mem = f"{r['rss_meshio']:.2f} ({r['anon_meshio']:.2f})" if "rss_meshio" in r else ""
+        lines.append(f"| {r['mesh']} | {r['op']} | {r['case']} | {r['mb']:.1f} | {r['reps']} | {r['ours']:.4f} | "
+                     + " | ".join("" if r.get(p) is None else f"{r[p]:.4f}" for p in PEERS) + " | "
+                     + " | ".join(fmt_x(r.get(k)) for k in ("ratio", "ratio_vtk", "ratio_gmsh"))
+                     + f" | {r['mb'] / r['ours']:.0f} | {floor} | {mem} | {peer_mem} |")
+    fails = meta.get("failed", []) + [f"{r['mesh']} {r['op']} {r['case']}: {PEER_NAMES.get(k, k)} failed: {e}"
+                                      for r in rows for k, e in r.get("failed", {}).items()]
+    if fails:
+        lines += ["", "Failures (a blank above where a peer failed; a case meshio++ failed on has no row):", ""]
+        lines += [f"- {f}" for f in fails]
+    s = results["summary"]
+    lines += ["", f"## Targets: {s['passed']} PASS, {s['missed']} MISS", "",
+              "| issue | target | mesh | op | case | measured | limit | |", "|---|---|---|---|---|---|---|---|"]
+    for t in results["targets"]:
+        lines.append(f"| {t['source']} | {t['target']} | {t['mesh']} | {t['op']} | {t['case']} | {t['value']:.2f} | {t['cmp']} {t['limit']:.2f} | {t['status']} |")
+    lines += ["", "Misses, worst first (short by = how many times faster, or leaner, meshio++ must get):", ""]
+    lines += [f"- {m}" for m in s["misses"]] or ["- none"]
+    lines += ["", f"Plot: [{stem}.png]({stem}.png)."]
     return "\n".join(lines) + "\n"
 
 
@@ -501,19 +1158,26 @@ def plot(rows, path: Path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    meshes = sorted({r["mesh"] for r in rows})
-    fig, axes = plt.subplots(1, len(meshes), figsize=(7 * len(meshes), 6), squeeze=False)
+    meshes = list(dict.fromkeys(r["mesh"] for r in rows))
+    colors = {"ratio": "tab:blue", "ratio_vtk": "tab:green", "ratio_gmsh": "tab:red"}
+    fig, axes = plt.subplots(1, len(meshes), figsize=(8 * len(meshes), max(6, 0.32 * max(sum(r["mesh"] == m for r in rows) for m in meshes))),
+                             squeeze=False)
     for ax, name in zip(axes[0], meshes):
         sel = [r for r in rows if r["mesh"] == name]
-        labels = [f"{r['op']} {r['case']}" for r in sel]
-        ax.barh(labels, [r["ratio"] for r in sel], color=["tab:blue" if r["op"] == "read" else "tab:orange" for r in sel])
+        y = np.arange(len(sel))
+        for k, (key, peer) in enumerate(zip(colors, PEERS)):
+            vals = [r.get(key) or np.nan for r in sel]  # no bar where the peer lacks the case
+            ax.barh(y + (k - 1) * 0.27, vals, height=0.27, color=colors[key], label=f"{PEER_NAMES[peer]} / meshio++")
+        ax.set_yticks(y, [f"{r['op']} {r['case']}" for r in sel], fontsize=7)
         ax.axvline(1.0, color="k", lw=0.8)
         ax.set_xscale("log")
-        ax.set_xlabel("speed-up over meshio (meshio time / meshio++ time)")
+        ax.set_xlabel("peer time / meshio++ time (right of 1: meshio++ faster)")
         ax.set_title(name)
         ax.invert_yaxis()
+        ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 if __name__ == "__main__":
