@@ -12,6 +12,7 @@
 // is the physical group, the second the elementary entity ("A zero tag is equivalent to
 // no tag").
 #include <algorithm>
+#include <cstring>
 
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -31,12 +32,22 @@ void read_nodes(ReadState& st) {
   st.node_tags.resize(n);
   double* xyz = st.points.data<double>();
   if (in.binary) {
+    // Rows of int32 node-number + 3 doubles: one strided pass into the tags and points.
     const char* p = in.cur.take(28 * n, "nodes");
+    const bool little = in.cur.little_endian();
+    std::int32_t low = 0;
     for (std::size_t i = 0; i < n; ++i, p += 28) {
-      const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
-      if (tag < 0) in.cur.fail_at("node tag " + std::to_string(tag) + " is negative", p);
-      st.node_tags[i] = static_cast<std::uint64_t>(tag);
-      for (int c = 0; c < 3; ++c) xyz[3 * i + static_cast<std::size_t>(c)] = io::load<double>(p + 4 + 8 * c, in.cur.little_endian());
+      const auto tag = io::load<std::int32_t>(p, little);
+      low = std::min(low, tag);
+      st.node_tags[i] = static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag));
+      std::memcpy(xyz + 3 * i, p + 4, 24);
+    }
+    if (little != io::host_is_little_endian()) io::byteswap_inplace(xyz, 3 * n, 8);
+    if (low < 0) {
+      p -= 28 * n;
+      for (std::size_t i = 0; i < n; ++i, p += 28)
+        if (io::load<std::int32_t>(p, little) < 0)
+          in.cur.fail_at("node tag " + std::to_string(io::load<std::int32_t>(p, little)) + " is negative", p);
     }
   } else {
     for (std::size_t i = 0; i < n; ++i) {
@@ -151,25 +162,19 @@ void read_elements(ReadState& st) {
       const auto ntags = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
       const ElementType& t = *element_type(type_id);
       const auto k = static_cast<std::size_t>(t.num_nodes);
-      const char* p = in.cur.take(4 * (1 + ntags + k) * follow, "elements");
-      std::int64_t* conn = st.blocks[b].connectivity.data<std::int64_t>();
-      std::int32_t* phys = st.physical[b].data<std::int32_t>();
-      std::int32_t* geom = st.geometrical[b].data<std::int32_t>();
       any_phys = any_phys || ntags > 0;
       any_geom = any_geom || ntags > 1;
-      for (std::size_t e = filled; e < filled + follow; ++e) {
-        st.element_tags.push(static_cast<std::uint32_t>(io::load<std::int32_t>(p, in.cur.little_endian())));
-        p += 4;
-        for (std::size_t i = 0; i < ntags; ++i, p += 4) {
-          if (i == 0) phys[e] = io::load<std::int32_t>(p, in.cur.little_endian());
-          if (i == 1) geom[e] = io::load<std::int32_t>(p, in.cur.little_endian());
-        }
-        std::int64_t* row = conn + e * k;
-        for (std::size_t i = 0; i < k; ++i, p += 4) {
-          const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
-          row[t.to_ours(static_cast<int>(i))] = st.node_index(static_cast<std::uint32_t>(tag), p);
-        }
-      }
+      // Rows "elm-number tag... node-number..." of int32, decoded in place (node numbers
+      // read as unsigned: a negative one is no tag of $Nodes).
+      BinaryRows rows;
+      rows.rows = follow;
+      rows.row_bytes = 4 * (1 + ntags + k);
+      rows.node_offset = 4 * (1 + ntags);
+      rows.tag_bytes = 4;
+      rows.phys = ntags > 0 ? st.physical[b].data<std::int32_t>() + filled : nullptr;
+      rows.geom = ntags > 1 ? st.geometrical[b].data<std::int32_t>() + filled : nullptr;
+      rows.p = in.cur.take(rows.row_bytes * follow, "elements");
+      decode_element_rows(st, t, rows, st.blocks[b].connectivity.data<std::int64_t>() + filled * k);
       filled += follow;
       if (filled == runs[b].count) { ++b; filled = 0; }
     }
@@ -238,13 +243,32 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
   visit_dtype(mesh.points.dtype(), [&](auto tv) {
     using T = decltype(tv);
     const T* p = static_cast<const T*>(mesh.points.raw());
-    for (std::size_t i = 0; i < n; ++i) {
+    auto xyz = [&](std::size_t i, double* x) {
       const T* r = p + i * pdim;
-      const double x[3] = {static_cast<double>(r[0]), static_cast<double>(r[1]), pdim > 2 ? static_cast<double>(r[2]) : 0.0};
-      if (out.binary) {
-        out.put<std::int32_t>(static_cast<std::int32_t>(i + 1));
-        out.bytes(x, 24);
-      } else {
+      x[0] = static_cast<double>(r[0]);
+      x[1] = static_cast<double>(r[1]);
+      x[2] = pdim > 2 ? static_cast<double>(r[2]) : 0.0;
+    };
+    if (out.binary) {
+      // Rows of int32 node-number + 3 doubles, built a batch at a time, one write each.
+      constexpr std::size_t kBatch = 1 << 17;
+      std::vector<char> buf(28 * std::min(kBatch, n));
+      for (std::size_t i0 = 0; i0 < n; i0 += kBatch) {
+        const std::size_t i1 = std::min(n, i0 + kBatch);
+        char* q = buf.data();
+        for (std::size_t i = i0; i < i1; ++i, q += 28) {
+          const auto tag = static_cast<std::int32_t>(i + 1);
+          double x[3];
+          xyz(i, x);
+          std::memcpy(q, &tag, 4);
+          std::memcpy(q + 4, x, 24);
+        }
+        out.bytes(buf.data(), 28 * (i1 - i0));
+      }
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        double x[3];
+        xyz(i, x);
         out.w.integer(i + 1).ch(' ').real(x[0], out.ff).ch(' ').real(x[1], out.ff).ch(' ').real(x[2], out.ff).ch('\n');
       }
     }
@@ -264,20 +288,25 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
       out.put<std::int32_t>(static_cast<std::int32_t>(m));
       out.put<std::int32_t>(2);
     }
-    std::int32_t row[3 + 1000];
-    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+    // elm-number, then the tags: one physical tag per element in MSH 2.2 (the entity's
+    // first group) and the elementary entity.
+    auto lead = [&](std::size_t e, std::int32_t* row) {
       const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
-      // One physical tag per element in MSH 2.2: the entity's first group.
       row[0] = static_cast<std::int32_t>(number++);
       row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
       row[2] = ent.tag;
-      if (out.binary) {
-        out.bytes(row, 4 * (3 + k));
-      } else {
-        out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
-        for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
-        out.w.ch('\n');
-      }
+    };
+    if (out.binary) {
+      binary_element_rows<std::int32_t, 3>(out, mesh.cells[b].connectivity, t, m, {},
+                                           [&](std::size_t e, std::size_t, std::int32_t* row) { lead(e, row); });
+      continue;
+    }
+    std::int32_t row[3 + 1000];
+    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+      lead(e, row);
+      out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
+      for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
+      out.w.ch('\n');
     });
   }
   if (out.binary) out.w.ch('\n');

@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "core/io/decode.hpp"
+#include "core/parallel.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -184,6 +186,104 @@ std::int64_t ElementTags::find(std::uint64_t tag) const {
   }
   auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::pair<std::uint64_t, std::int64_t>{tag, -1});
   return (it != sorted_.end() && it->first == tag) ? it->second : -1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Binary element rows
+
+namespace {
+
+// What one chunk of rows saw of its element tags.
+struct ChunkTags {
+  std::uint64_t first = 0;
+  bool consecutive = true;
+};
+
+enum class Lookup { identity, table };
+
+// Rows [r0, r1): element tag, optional 2.2 tags, node tags -> indices. Templated so the
+// inner loop has no branch but the lookup's. With Lookup::identity an index is tag - 1 and
+// the range is checked once per chunk (the largest index seen, as io::decode_indices); a
+// bad one sends the chunk through the table path, which throws at the first bad tag.
+template <class U, bool Swap, bool Permuted, Lookup Mode>
+void rows_kernel(const ReadState& st, const ElementType& t, const BinaryRows& r, std::size_t r0, std::size_t r1,
+                 std::int64_t* conn, ChunkTags& out) {
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  const char* p = r.p + r0 * r.row_bytes;
+  const std::uint64_t first = r1 > r0 ? io::load_as<U, Swap>(p) : 0;
+  bool consecutive = true;
+  std::uint64_t top = 0;
+  for (std::size_t e = r0; e < r1; ++e, p += r.row_bytes) {
+    consecutive &= static_cast<std::uint64_t>(io::load_as<U, Swap>(p)) == first + (e - r0);
+    if (r.phys) r.phys[e] = io::load_as<std::int32_t, Swap>(p + 4);
+    if (r.geom) r.geom[e] = io::load_as<std::int32_t, Swap>(p + 8);
+    std::int64_t* row = conn + e * k;
+    const char* q = p + r.node_offset;
+    for (std::size_t i = 0; i < k; ++i, q += sizeof(U)) {
+      const std::uint64_t tag = io::load_as<U, Swap>(q);
+      std::int64_t idx;
+      if constexpr (Mode == Lookup::identity) {
+        const std::uint64_t v = tag - 1;
+        top = std::max(top, v);
+        idx = static_cast<std::int64_t>(v);
+      } else {
+        idx = st.nodes.find(tag);
+        if (idx < 0) st.node_index(tag, q);  // throws, naming the byte offset
+      }
+      row[Permuted ? t.to_ours_small[i] : i] = idx;
+    }
+  }
+  if constexpr (Mode == Lookup::identity)
+    if (r1 > r0 && top >= st.nodes.size()) rows_kernel<U, Swap, Permuted, Lookup::table>(st, t, r, r0, r1, conn, out);
+  out = {first, consecutive};
+}
+
+template <class U, bool Swap>
+void rows_dispatch(const ReadState& st, const ElementType& t, const BinaryRows& r, std::size_t r0, std::size_t r1,
+                   std::int64_t* conn, ChunkTags& out) {
+  const bool id = st.nodes.identity();
+  if (t.permuted) {
+    if (id) rows_kernel<U, Swap, true, Lookup::identity>(st, t, r, r0, r1, conn, out);
+    else rows_kernel<U, Swap, true, Lookup::table>(st, t, r, r0, r1, conn, out);
+  } else {
+    if (id) rows_kernel<U, Swap, false, Lookup::identity>(st, t, r, r0, r1, conn, out);
+    else rows_kernel<U, Swap, false, Lookup::table>(st, t, r, r0, r1, conn, out);
+  }
+}
+
+}  // namespace
+
+void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& r, std::int64_t* conn) {
+  const bool swap = st.in.cur.little_endian() != io::host_is_little_endian();
+  const bool wide = r.tag_bytes == 8;
+  auto rows = [&](std::size_t r0, std::size_t r1, ChunkTags& out) {
+    if (wide) swap ? rows_dispatch<std::uint64_t, true>(st, t, r, r0, r1, conn, out)
+                   : rows_dispatch<std::uint64_t, false>(st, t, r, r0, r1, conn, out);
+    else swap ? rows_dispatch<std::uint32_t, true>(st, t, r, r0, r1, conn, out)
+              : rows_dispatch<std::uint32_t, false>(st, t, r, r0, r1, conn, out);
+  };
+  const std::size_t m = r.rows;
+  const std::size_t chunks = row_chunks(m, st.in.threads);
+  std::vector<ChunkTags> seen(chunks);
+  try {
+    parallel_for(chunks, static_cast<unsigned>(chunks),
+                 [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, seen[j]); });
+  } catch (const ReadError&) {
+    if (chunks == 1) throw;
+    rows(0, m, seen[0]);  // throws the first error in file order
+  }
+  // Element tags: one range when every chunk's tags continue the previous chunk's.
+  bool range = true;
+  for (std::size_t j = 0; j < chunks && range; ++j)
+    range = seen[j].consecutive && (m * j / chunks == m * (j + 1) / chunks || seen[j].first == seen[0].first + m * j / chunks);
+  if (range) {
+    if (m) st.element_tags.push_range(seen[0].first, m);
+    return;
+  }
+  const bool little = st.in.cur.little_endian();
+  for (std::size_t e = 0; e < m; ++e)
+    st.element_tags.push(r.tag_bytes == 8 ? io::load<std::uint64_t>(r.p + e * r.row_bytes, little)
+                                          : io::load<std::uint32_t>(r.p + e * r.row_bytes, little));
 }
 
 // ---------------------------------------------------------------------------------------
