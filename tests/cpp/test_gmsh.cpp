@@ -576,8 +576,8 @@ std::string big_msh41(const TagMesh& t, bool big) {
   return b.s;
 }
 
-// MSH 2.2 binary: the nodes, then the triangles in two groups (physical tag 3, elementary
-// tag 1000 + group) and $ElementData naming the last element.
+// MSH 2.2 binary: the nodes, then the triangles in a group and in one-element groups
+// (physical tag 3, elementary tag 1000 + part) and $ElementData naming the last element.
 std::string big_msh22(const TagMesh& t, bool big) {
   Bin b{big, {}};
   const std::size_t n = t.node_tags.size(), m = t.tris.size();
@@ -591,8 +591,10 @@ std::string big_msh22(const TagMesh& t, bool big) {
   const std::size_t cut = m / 3;
   for (std::size_t g = 0; g < 2; ++g) {
     const std::size_t e0 = g ? cut : 0, e1 = g ? m : cut;
-    b.put<std::int32_t>(2).put<std::int32_t>(static_cast<std::int32_t>(e1 - e0)).put<std::int32_t>(2);
+    // The first group whole, the second as Gmsh writes groups: one element each.
+    if (g == 0) b.put<std::int32_t>(2).put<std::int32_t>(static_cast<std::int32_t>(e1 - e0)).put<std::int32_t>(2);
     for (std::size_t e = e0; e < e1; ++e) {
+      if (g == 1) b.put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(2);
       b.put<std::int32_t>(static_cast<std::int32_t>(t.elem_tags[e])).put<std::int32_t>(3).put<std::int32_t>(static_cast<std::int32_t>(1000 + g));
       for (auto tag : t.tris[e]) b.put<std::int32_t>(static_cast<std::int32_t>(tag));
     }

@@ -134,10 +134,19 @@ void read_elements(ReadState& st) {
       }
     }
   } else {
-    // Pass 1: walk the group headers.
+    // Pass 1: walk the group headers. Gmsh writes a group per element; a run of
+    // one-element groups of one type and tag count is a span of uniform rows whose stride
+    // includes the next header, decoded as one block of rows in pass 2.
+    struct Span {
+      const ElementType* t;
+      std::size_t ntags, count, offset;  // offset: of the first row, or of its header
+      bool headed;                        // one-element groups, header included in the stride
+    };
+    std::vector<Span> spans;
     std::uint64_t seen = 0;
     while (seen < count) {
       const char* at = in.cur.ptr();
+      const std::size_t header = in.cur.offset();
       const auto type_id = in.cur.load<std::int32_t>("element group header");
       const auto follow = in.cur.load<std::int32_t>("element group header");
       const auto ntags = in.cur.load<std::int32_t>("element group header");
@@ -152,32 +161,37 @@ void read_elements(ReadState& st) {
       in.cur.take(row * static_cast<std::size_t>(follow), "elements");
       add_run(runs, t, static_cast<std::size_t>(follow));
       seen += static_cast<std::uint64_t>(follow);
+      const auto nt = static_cast<std::size_t>(ntags);
+      if (follow == 1 && !spans.empty() && spans.back().headed && spans.back().t == t && spans.back().ntags == nt)
+        ++spans.back().count;
+      else if (follow > 0)
+        spans.push_back({t, nt, static_cast<std::size_t>(follow), follow == 1 ? header : header + 12, follow == 1});
     }
-    in.cur.seek(start);
+    const char* after = in.cur.ptr();
     alloc_blocks(st, runs);
     std::size_t b = 0, filled = 0;
-    while (b < runs.size()) {
-      const auto type_id = in.cur.load<std::int32_t>("element group header");
-      const auto follow = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
-      const auto ntags = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
-      const ElementType& t = *element_type(type_id);
+    for (const Span& s : spans) {
+      while (filled == runs[b].count) { ++b; filled = 0; }  // runs of zero elements
+      const ElementType& t = *s.t;
       const auto k = static_cast<std::size_t>(t.num_nodes);
-      any_phys = any_phys || ntags > 0;
-      any_geom = any_geom || ntags > 1;
+      any_phys = any_phys || s.ntags > 0;
+      any_geom = any_geom || s.ntags > 1;
       // Rows "elm-number tag... node-number..." of int32, decoded in place (node numbers
       // read as unsigned: a negative one is no tag of $Nodes).
+      const std::size_t head = s.headed ? 12 : 0;
       BinaryRows rows;
-      rows.rows = follow;
-      rows.row_bytes = 4 * (1 + ntags + k);
-      rows.node_offset = 4 * (1 + ntags);
+      rows.rows = s.count;
+      rows.row_bytes = head + 4 * (1 + s.ntags + k);
+      rows.tag_offset = head;
+      rows.node_offset = head + 4 * (1 + s.ntags);
       rows.tag_bytes = 4;
-      rows.phys = ntags > 0 ? st.physical[b].data<std::int32_t>() + filled : nullptr;
-      rows.geom = ntags > 1 ? st.geometrical[b].data<std::int32_t>() + filled : nullptr;
-      rows.p = in.cur.take(rows.row_bytes * follow, "elements");
+      rows.phys = s.ntags > 0 ? st.physical[b].data<std::int32_t>() + filled : nullptr;
+      rows.geom = s.ntags > 1 ? st.geometrical[b].data<std::int32_t>() + filled : nullptr;
+      rows.p = in.cur.begin() + s.offset;
       decode_element_rows(st, t, rows, st.blocks[b].connectivity.data<std::int64_t>() + filled * k);
-      filled += follow;
-      if (filled == runs[b].count) { ++b; filled = 0; }
+      filled += s.count;
     }
+    in.cur.set_ptr(after);
   }
   // meshio keeps gmsh:physical / gmsh:geometrical only when the file has those tags.
   if (!any_phys) for (auto& a : st.physical) a = NDArray();

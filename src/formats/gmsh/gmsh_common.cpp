@@ -210,13 +210,13 @@ void rows_kernel(const ReadState& st, const ElementType& t, const BinaryRows& r,
                  std::int64_t* conn, ChunkTags& out) {
   const std::size_t k = static_cast<std::size_t>(t.num_nodes);
   const char* p = r.p + r0 * r.row_bytes;
-  const std::uint64_t first = r1 > r0 ? io::load_as<U, Swap>(p) : 0;
+  const std::uint64_t first = r1 > r0 ? io::load_as<U, Swap>(p + r.tag_offset) : 0;
   bool consecutive = true;
   std::uint64_t top = 0;
   for (std::size_t e = r0; e < r1; ++e, p += r.row_bytes) {
-    consecutive &= static_cast<std::uint64_t>(io::load_as<U, Swap>(p)) == first + (e - r0);
-    if (r.phys) r.phys[e] = io::load_as<std::int32_t, Swap>(p + 4);
-    if (r.geom) r.geom[e] = io::load_as<std::int32_t, Swap>(p + 8);
+    consecutive &= static_cast<std::uint64_t>(io::load_as<U, Swap>(p + r.tag_offset)) == first + (e - r0);
+    if (r.phys) r.phys[e] = io::load_as<std::int32_t, Swap>(p + r.tag_offset + 4);
+    if (r.geom) r.geom[e] = io::load_as<std::int32_t, Swap>(p + r.tag_offset + 8);
     std::int64_t* row = conn + e * k;
     const char* q = p + r.node_offset;
     for (std::size_t i = 0; i < k; ++i, q += sizeof(U)) {
@@ -282,8 +282,8 @@ void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& 
   }
   const bool little = st.in.cur.little_endian();
   for (std::size_t e = 0; e < m; ++e)
-    st.element_tags.push(r.tag_bytes == 8 ? io::load<std::uint64_t>(r.p + e * r.row_bytes, little)
-                                          : io::load<std::uint32_t>(r.p + e * r.row_bytes, little));
+    st.element_tags.push(r.tag_bytes == 8 ? io::load<std::uint64_t>(r.p + e * r.row_bytes + r.tag_offset, little)
+                                          : io::load<std::uint32_t>(r.p + e * r.row_bytes + r.tag_offset, little));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -221,13 +221,15 @@ struct ReadState {
 };
 
 // One block's binary element rows as they lie in the file: `rows` rows of `row_bytes`
-// bytes from `p`, each the element tag, then (from byte `node_offset`) the node tags, all
+// bytes from `p`, each the element tag (at byte `tag_offset`), then (from byte
+// `node_offset`) the node tags, all
 // unsigned of `tag_bytes` (4 or 8) bytes in the cursor's byte order. MSH 2.2 rows also
-// carry the physical and elementary tags (int32 at bytes 4 and 8), stored per row into
+// carry the physical and elementary tags (int32 4 and 8 bytes after it), stored per row into
 // `phys` / `geom` when given.
 struct BinaryRows {
   const char* p = nullptr;
   std::size_t rows = 0, row_bytes = 0, node_offset = 0, tag_bytes = 8;
+  std::size_t tag_offset = 0;  // where in a row the element tag is (2.2: after a group header)
   std::int32_t* phys = nullptr;
   std::int32_t* geom = nullptr;
 };
