@@ -519,16 +519,38 @@ std::size_t data_components(const NDArray& a, const std::string& name, const std
 
 namespace {
 
-// Value of a per-block tag array (any integer dtype, (m,) or (m, 1)).
-std::int64_t tag_at(const NDArray& a, std::size_t i) { return a.value_as_int64(i * a.row_size()); }
+// A per-block tag array (any integer dtype, (m,) or (m, 1)) read as int64 in one typed
+// pass: the array's own memory when it already is one int64 column, else one copy. The
+// planner reads every cell's tags several times; a dtype dispatch per value cost more than
+// writing the rows.
+class Column {
+ public:
+  Column() = default;
+  explicit Column(const NDArray& a) {
+    const std::size_t rs = std::max<std::size_t>(a.row_size(), 1);
+    if (a.dtype() == DType::int64 && rs == 1) {
+      v_ = static_cast<const std::int64_t*>(a.raw());
+      return;
+    }
+    own_.resize(a.size() / rs);
+    visit_dtype(a.dtype(), [&](auto tv) {
+      using T = decltype(tv);
+      const T* p = static_cast<const T*>(a.raw());
+      for (std::size_t i = 0; i < own_.size(); ++i) own_[i] = static_cast<std::int64_t>(p[i * rs]);
+    });
+    v_ = own_.data();
+  }
+  std::int64_t operator[](std::size_t i) const { return v_[i]; }
+  bool uniform(std::size_t n) const {
+    for (std::size_t i = 1; i < n; ++i)
+      if (v_[i] != v_[0]) return false;
+    return true;
+  }
 
-bool uniform(const NDArray& a, std::size_t n) {
-  if (n == 0) return true;
-  const std::int64_t v0 = tag_at(a, 0);
-  for (std::size_t i = 1; i < n; ++i)
-    if (tag_at(a, i) != v0) return false;
-  return true;
-}
+ private:
+  const std::int64_t* v_ = nullptr;
+  std::vector<std::int64_t> own_;
+};
 
 }  // namespace
 
@@ -548,19 +570,39 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     if (it->second.size() != nb) throw write_error(kFormat, path, std::string(key) + ": expected one array per block");
     return &it->second;
   };
-  const std::vector<NDArray>* phys = tag_list("gmsh:physical");
-  const std::vector<NDArray>* geom = tag_list("gmsh:geometrical");
+  const std::vector<NDArray>* phys_arrays = tag_list("gmsh:physical");
+  const std::vector<NDArray>* geom_arrays = tag_list("gmsh:geometrical");
   const auto bases = block_bases(mesh.cells);
+  auto columns = [&](const std::vector<NDArray>* arrays, const char* key) {
+    std::vector<Column> out;
+    if (!arrays) return out;
+    for (std::size_t b = 0; b < nb; ++b) {
+      const NDArray& a = (*arrays)[b];
+      if (a.size() < mesh.cells[b].size() * std::max<std::size_t>(a.row_size(), 1))
+        throw write_error(kFormat, path, std::string(key) + ": block " + std::to_string(b) + " has fewer values than cells");
+      out.emplace_back(a);
+    }
+    return out;
+  };
+  const std::vector<Column> phys_cols = columns(phys_arrays, "gmsh:physical");
+  const std::vector<Column> geom_cols = columns(geom_arrays, "gmsh:geometrical");
+  const std::vector<Column>* phys = phys_arrays ? &phys_cols : nullptr;
+  const std::vector<Column>* geom = geom_arrays ? &geom_cols : nullptr;
+  auto tag_at = [](const Column& c, std::size_t i) { return c[i]; };
 
-  // Physical groups already carried by gmsh:physical: (dim, tag) -> cell count.
+  // Physical groups already carried by gmsh:physical: (dim, tag) -> cell count (counted a
+  // run of equal tags at a time: one map update per run, not per cell).
   std::map<std::pair<int, int>, std::size_t> carried;
   int max_phys = 0;
   if (phys)
-    for (std::size_t b = 0; b < nb; ++b)
-      for (std::size_t i = 0; i < mesh.cells[b].size(); ++i) {
-        auto v = static_cast<int>(tag_at((*phys)[b], i));
-        if (v != 0) { ++carried[{plan.blocks[b].type->dim, v}]; max_phys = std::max(max_phys, v); }
+    for (std::size_t b = 0; b < nb; ++b) {
+      const std::size_t n = mesh.cells[b].size();
+      for (std::size_t i = 0, j = 0; i < n; i = j) {
+        const auto v = static_cast<int>((*phys)[b][i]);
+        for (j = i + 1; j < n && static_cast<int>((*phys)[b][j]) == v;) ++j;
+        if (v != 0) { carried[{plan.blocks[b].type->dim, v}] += j - i; max_phys = std::max(max_phys, v); }
       }
+    }
   auto cell_block = [&](std::int64_t cell) {
     return static_cast<std::size_t>(std::upper_bound(bases.begin(), bases.end(), cell) - bases.begin() - 1);
   };
@@ -580,8 +622,9 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
       auto it = carried.find({r.dim, r.tag});
       if (it != carried.end() && it->second == n) {
         is_carried = true;
+        const Column entries(r.entries);
         for (std::size_t k = 0; k < n && is_carried; ++k) {
-          const std::int64_t c = r.entries.value_as_int64(k);
+          const std::int64_t c = entries[k];
           const std::size_t b = cell_block(c);
           is_carried = plan.blocks[b].type->dim == r.dim && tag_at((*phys)[b], static_cast<std::size_t>(c - bases[b])) == r.tag;
         }
@@ -655,7 +698,7 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     const bool extra_here = !extra.empty() && extra.back().first >= bases[b] &&
         std::lower_bound(extra.begin(), extra.end(), std::pair<std::int64_t, int>{bases[b], -1}) !=
             std::lower_bound(extra.begin(), extra.end(), std::pair<std::int64_t, int>{bases[b + 1], -1});
-    if (!extra_here && (!phys || uniform((*phys)[b], n)) && (!geom || uniform((*geom)[b], n))) {
+    if (!extra_here && (!phys || (*phys)[b].uniform(n)) && (!geom || (*geom)[b].uniform(n))) {
       ps.clear();
       if (n > 0) set_of(0);
       bp.uniform_entity = entity_for(dim, n ? g_of(0) : 1, ps);
