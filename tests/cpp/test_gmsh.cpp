@@ -3,10 +3,14 @@
 // meshio's round-trip meshes for 2.2 / 4.1 x ASCII / binary, and malformed input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 #include <sstream>
 
 #include "meshioplusplus/meshioplusplus.hpp"
@@ -505,4 +509,264 @@ TEST(GmshBadInput, ErrorsNameFileAndPosition) {
             std::string::npos);
   EXPECT_NE(read_error(write_file("nonodes.msh", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n")).find("no $Elements"),
             std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------
+// The bulk paths: binary element rows decoded in place on several threads, ASCII $Nodes
+// parsed on several threads, binary rows written in batches. Blocks here are longer than
+// the threshold (2^15 rows) at which a block is cut into pieces.
+
+namespace {
+
+// A triangle mesh in Gmsh's terms: node tags (file order), coordinates, element tags and
+// triangles as node tags.
+struct TagMesh {
+  std::vector<std::uint64_t> node_tags;
+  std::vector<std::uint64_t> elem_tags;
+  std::vector<std::array<std::uint64_t, 3>> tris;
+  double x(std::size_t i, int c) const { return static_cast<double>(i) * 0.5 + c; }
+};
+
+enum class NodeTags { identity, shuffled, sparse };
+
+TagMesh tag_mesh(NodeTags kind, std::size_t nodes, std::size_t elems, std::uint64_t first_elem, bool reversed_elems) {
+  TagMesh t;
+  std::mt19937_64 rng(42);
+  for (std::size_t i = 0; i < nodes; ++i) t.node_tags.push_back(kind == NodeTags::sparse ? 1000 * i + 7 : i + 1);
+  if (kind != NodeTags::identity) std::shuffle(t.node_tags.begin(), t.node_tags.end(), rng);
+  for (std::size_t e = 0; e < elems; ++e) {
+    t.elem_tags.push_back(reversed_elems ? first_elem + elems - 1 - e : first_elem + e);
+    t.tris.push_back({t.node_tags[rng() % nodes], t.node_tags[rng() % nodes], t.node_tags[rng() % nodes]});
+  }
+  return t;
+}
+
+// The connectivity the reader must return: node tags -> positions in file order.
+std::vector<std::int64_t> expected_conn(const TagMesh& t) {
+  std::map<std::uint64_t, std::int64_t> index;
+  for (std::size_t i = 0; i < t.node_tags.size(); ++i) index[t.node_tags[i]] = static_cast<std::int64_t>(i);
+  std::vector<std::int64_t> out;
+  for (const auto& tri : t.tris)
+    for (auto tag : tri) out.push_back(index.at(tag));
+  return out;
+}
+
+// MSH 4.1 binary: one node block, an empty node block, an empty element block, then the
+// triangles in one block, and $ElementData naming the last element by its tag.
+std::string big_msh41(const TagMesh& t, bool big) {
+  Bin b{big, {}};
+  const std::uint64_t n = t.node_tags.size(), m = t.tris.size();
+  b.text("$MeshFormat\n4.1 1 8\n").put<std::int32_t>(1).text("\n$EndMeshFormat\n");
+  b.text("$Nodes\n").put<std::uint64_t>(2).put<std::uint64_t>(n).put<std::uint64_t>(1).put<std::uint64_t>(n);
+  b.put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(0).put<std::uint64_t>(n);
+  for (auto tag : t.node_tags) b.put<std::uint64_t>(tag);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) b.put<double>(t.x(i, c));
+  b.put<std::int32_t>(1).put<std::int32_t>(4).put<std::int32_t>(0).put<std::uint64_t>(0);  // an empty block
+  b.text("\n$EndNodes\n$Elements\n").put<std::uint64_t>(2).put<std::uint64_t>(m).put<std::uint64_t>(1).put<std::uint64_t>(m);
+  b.put<std::int32_t>(1).put<std::int32_t>(4).put<std::int32_t>(1).put<std::uint64_t>(0);  // 0 lines
+  b.put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(2).put<std::uint64_t>(m);
+  for (std::size_t e = 0; e < m; ++e) {
+    b.put<std::uint64_t>(t.elem_tags[e]);
+    for (auto tag : t.tris[e]) b.put<std::uint64_t>(tag);
+  }
+  b.text("\n$EndElements\n$ElementData\n1\n\"d\"\n1\n0.0\n3\n0\n1\n1\n");
+  b.put<std::int32_t>(static_cast<std::int32_t>(t.elem_tags.back())).put<double>(4.5);
+  b.text("\n$EndElementData\n");
+  return b.s;
+}
+
+// MSH 2.2 binary: the nodes, then the triangles in a group and in one-element groups
+// (physical tag 3, elementary tag 1000 + part) and $ElementData naming the last element.
+std::string big_msh22(const TagMesh& t, bool big) {
+  Bin b{big, {}};
+  const std::size_t n = t.node_tags.size(), m = t.tris.size();
+  b.text("$MeshFormat\n2.2 1 8\n").put<std::int32_t>(1).text("\n$EndMeshFormat\n");
+  b.text("$Nodes\n" + std::to_string(n) + "\n");
+  for (std::size_t i = 0; i < n; ++i) {
+    b.put<std::int32_t>(static_cast<std::int32_t>(t.node_tags[i]));
+    for (int c = 0; c < 3; ++c) b.put<double>(t.x(i, c));
+  }
+  b.text("\n$EndNodes\n$Elements\n" + std::to_string(m) + "\n");
+  const std::size_t cut = m / 3;
+  for (std::size_t g = 0; g < 2; ++g) {
+    const std::size_t e0 = g ? cut : 0, e1 = g ? m : cut;
+    // The first group whole, the second as Gmsh writes groups: one element each.
+    if (g == 0) b.put<std::int32_t>(2).put<std::int32_t>(static_cast<std::int32_t>(e1 - e0)).put<std::int32_t>(2);
+    for (std::size_t e = e0; e < e1; ++e) {
+      if (g == 1) b.put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(2);
+      b.put<std::int32_t>(static_cast<std::int32_t>(t.elem_tags[e])).put<std::int32_t>(3).put<std::int32_t>(static_cast<std::int32_t>(1000 + g));
+      for (auto tag : t.tris[e]) b.put<std::int32_t>(static_cast<std::int32_t>(tag));
+    }
+  }
+  b.text("\n$EndElements\n$ElementData\n1\n\"d\"\n1\n0.0\n3\n0\n1\n1\n");
+  b.put<std::int32_t>(static_cast<std::int32_t>(t.elem_tags.back())).put<double>(4.5);
+  b.text("\n$EndElementData\n");
+  return b.s;
+}
+
+// MSH 4.1 ASCII of the same mesh (coordinates written exactly: multiples of 0.5).
+std::string big_msh41_ascii(const TagMesh& t) {
+  std::string s = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n2 " + std::to_string(t.node_tags.size()) + " 1 " +
+                  std::to_string(t.node_tags.size()) + "\n2 1 0 " + std::to_string(t.node_tags.size()) + "\n";
+  for (auto tag : t.node_tags) s += std::to_string(tag) + "\n";
+  for (std::size_t i = 0; i < t.node_tags.size(); ++i)
+    s += std::to_string(t.x(i, 0)) + " " + std::to_string(t.x(i, 1)) + " " + std::to_string(t.x(i, 2)) + "\n";
+  s += "1 4 0 0\n$EndNodes\n$Elements\n1 " + std::to_string(t.tris.size()) + " 1 " + std::to_string(t.tris.size()) + "\n2 1 2 " +
+       std::to_string(t.tris.size()) + "\n";
+  for (std::size_t e = 0; e < t.tris.size(); ++e)
+    s += std::to_string(t.elem_tags[e]) + " " + std::to_string(t.tris[e][0]) + " " + std::to_string(t.tris[e][1]) + " " +
+         std::to_string(t.tris[e][2]) + "\n";
+  return s + "$EndElements\n";
+}
+
+void expect_tag_mesh(const mpp::Mesh& m, const TagMesh& t, const std::string& where) {
+  SCOPED_TRACE(where);
+  ASSERT_EQ(m.points.dim(0), t.node_tags.size());
+  EXPECT_EQ(m.points.value_as_double(3 * 17 + 2), t.x(17, 2));
+  std::size_t b = 0;
+  while (b < m.cells.size() && m.cells[b].type != "triangle") ++b;
+  ASSERT_LT(b, m.cells.size());
+  EXPECT_EQ(ints(m.cells[b].connectivity), expected_conn(t));
+}
+
+}  // namespace
+
+TEST(GmshBulk, BinaryRowsAnyNodeTagsAnyElementTagsBothByteOrdersAnyThreads) {
+  const std::size_t nodes = 5000, elems = 70000;
+  for (NodeTags kind : {NodeTags::identity, NodeTags::shuffled, NodeTags::sparse})
+    for (bool reversed : {false, true}) {
+      const TagMesh t = tag_mesh(kind, nodes, elems, 11, reversed);
+      for (bool big : {false, true})
+        for (int version : {41, 22}) {
+          const std::string path = write_file("bulk.msh", version == 41 ? big_msh41(t, big) : big_msh22(t, big));
+          for (const char* threads : {"1", "3", "8"}) {
+            const std::string where = "kind " + std::to_string(static_cast<int>(kind)) + " reversed " + std::to_string(reversed) +
+                                      " big " + std::to_string(big) + " v" + std::to_string(version) + " threads " + threads;
+            const mpp::Mesh m = mpp::read(path, "gmsh", {{"threads", threads}});
+            expect_tag_mesh(m, t, where);
+            // $ElementData found the last element by its tag: the element tag table is right.
+            const auto& d = m.cell_data.at("d");
+            const mpp::NDArray& last = d.back();
+            EXPECT_EQ(last.value_as_double(last.size() - 1), 4.5) << where;
+            EXPECT_TRUE(std::isnan(last.value_as_double(0))) << where;
+            if (version == 22) {
+              const auto& geom = m.cell_data.at("gmsh:geometrical");
+              ASSERT_EQ(geom.size(), 1u);
+              EXPECT_EQ(geom[0].value_as_int64(0), 1000) << where;
+              EXPECT_EQ(geom[0].value_as_int64(elems - 1), 1001) << where;
+              EXPECT_EQ(m.cell_data.at("gmsh:physical")[0].value_as_int64(elems / 2), 3) << where;
+            }
+          }
+        }
+    }
+}
+
+TEST(GmshBulk, BadNodeTagDeepInAParallelBlockIsTheFirstInFileOrder) {
+  for (int version : {41, 22}) {
+    TagMesh t = tag_mesh(NodeTags::identity, 4000, 70000, 1, false);
+    t.tris[61000][1] = 999999;  // in the last piece
+    t.tris[40000][2] = 888888;  // the first bad tag in the file, in a middle piece
+    const std::string bytes = version == 41 ? big_msh41(t, false) : big_msh22(t, false);
+    const std::string path = write_file("badtag.msh", bytes);
+    // Its byte offset: row 40000's third node tag.
+    Bin needle{false, {}};
+    if (version == 41) needle.put<std::uint64_t>(40001).put<std::uint64_t>(t.tris[40000][0]).put<std::uint64_t>(t.tris[40000][1]);
+    else needle.put<std::int32_t>(40001).put<std::int32_t>(3).put<std::int32_t>(1001).put<std::int32_t>(static_cast<std::int32_t>(t.tris[40000][0]))
+             .put<std::int32_t>(static_cast<std::int32_t>(t.tris[40000][1]));
+    const auto at = bytes.find(needle.s) + needle.s.size();
+    for (const char* threads : {"1", "4"}) {
+      std::string msg;
+      try {
+        mpp::read(path, "gmsh", {{"threads", threads}});
+      } catch (const mpp::ReadError& e) {
+        msg = e.what();
+      }
+      EXPECT_NE(msg.find("node tag 888888 does not exist in $Nodes"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("byte " + std::to_string(at) + ")"), std::string::npos) << msg << " want byte " << at;
+    }
+  }
+}
+
+TEST(GmshBulk, TruncatedBinaryBlocksAreReadErrors) {
+  const TagMesh t = tag_mesh(NodeTags::identity, 3000, 40000, 1, false);
+  for (int version : {41, 22}) {
+    const std::string full = version == 41 ? big_msh41(t, false) : big_msh22(t, false);
+    const std::size_t elements = full.find("$Elements");
+    // Cut inside the node coordinates and inside the element rows.
+    for (std::size_t cut : {full.find("$Nodes") + 5000, elements + 100000}) {
+      const std::string path = write_file("trunc.msh", full.substr(0, cut));
+      const std::string msg = read_error(path);
+      EXPECT_NE(msg.find(path), std::string::npos) << msg;
+      EXPECT_NE(msg.find("byte "), std::string::npos) << msg;
+      EXPECT_NE(msg.find(cut < elements ? "nodes" : "elements"), std::string::npos) << msg;
+    }
+  }
+}
+
+TEST(GmshBulk, AsciiNodesOnAllThreadsMatchOneThread) {
+  const TagMesh t = tag_mesh(NodeTags::sparse, 50000, 40000, 1, false);
+  const std::string text = big_msh41_ascii(t);
+  const std::string path = write_file("ascii_nodes.msh", text);
+  const mpp::Mesh one = mpp::read(path, "gmsh", {{"threads", "1"}});
+  expect_tag_mesh(one, t, "threads 1");
+  for (const char* threads : {"2", "5", "16"}) expect_same(one, mpp::read(path, "gmsh", {{"threads", threads}}));
+  // Tags not one per line: the cut is refused and the block parsed in order, same result.
+  std::string joined = text;
+  const std::size_t first = joined.find("\n", joined.find("2 1 0 50000")) + 1;
+  for (std::size_t i = first, k = 0; k < 49999; ++k) {
+    i = joined.find('\n', i);
+    joined[i] = ' ';
+  }
+  expect_same(one, mpp::read(write_file("ascii_joined.msh", joined), "gmsh", {{"threads", "4"}}));
+  // A bad coordinate deep in the block: the same error, naming its line, on any thread count.
+  std::string bad = text;
+  const std::string row = std::to_string(t.x(45000, 0)) + " " + std::to_string(t.x(45000, 1));
+  const std::size_t at = bad.find("\n" + row + " ") + 1 + row.size() - 3;
+  bad[at] = 'x';
+  const std::string bad_path = write_file("ascii_bad.msh", bad);
+  const std::string msg1 = read_error(bad_path);
+  std::string msg4;
+  try {
+    mpp::read(bad_path, "gmsh", {{"threads", "4"}});
+  } catch (const mpp::ReadError& e) {
+    msg4 = e.what();
+  }
+  EXPECT_NE(msg1.find("expected y coordinate"), std::string::npos) << msg1;
+  EXPECT_NE(msg1.find("line " + std::to_string(5 + 1 + 50000 + 45000 + 1)), std::string::npos) << msg1;
+  EXPECT_EQ(msg1, msg4);
+}
+
+TEST(GmshBulk, BinaryWritesInBatchesRoundTrip) {
+  // More rows than one write batch holds, a permuted type, and a block split between two
+  // entities (rows written from a list of cells).
+  const std::size_t cells = 100000, nodes = 3000;
+  mpp::Mesh m;
+  m.points = mpp::NDArray::uninit(mpp::DType::float64, {nodes, 3});
+  for (std::size_t i = 0; i < 3 * nodes; ++i) m.points.data<double>()[i] = static_cast<double>(i) * 0.25;
+  mpp::NDArray conn = mpp::NDArray::uninit(mpp::DType::int32, {cells, 10});
+  std::mt19937 rng(7);
+  for (std::size_t i = 0; i < 10 * cells; ++i) conn.data<std::int32_t>()[i] = static_cast<std::int32_t>(rng() % nodes);
+  m.cells.push_back(mpp::CellBlock::rectangular("tetra10", conn));
+  mpp::NDArray geom = mpp::NDArray::uninit(mpp::DType::int32, {cells});
+  for (std::size_t i = 0; i < cells; ++i) geom.data<std::int32_t>()[i] = i % 3 == 0 ? 5 : 6;
+  m.cell_data["gmsh:geometrical"] = {geom};
+  for (const char* version : {"4.1", "2.2", "4.0"}) {
+    const std::string path = (tmp_dir() / "batches.msh").string();
+    mpp::write(path, m, "gmsh", {{"fmt_version", version}, {"binary", "true"}});
+    const mpp::Mesh back = mpp::read(path, "gmsh");
+    EXPECT_EQ(doubles(back.points), doubles(m.points)) << version;
+    // Back in entity order: the cells of entity 5, then of entity 6 (4.x), or in order (2.2).
+    std::vector<std::int64_t> want;
+    for (int pass : {5, 6})
+      for (std::size_t i = 0; i < cells; ++i)
+        if (std::string(version) == "2.2" ? pass == 5 : (i % 3 == 0) == (pass == 5))
+          for (int k = 0; k < 10; ++k) want.push_back(conn.data<std::int32_t>()[10 * i + static_cast<std::size_t>(k)]);
+    std::vector<std::int64_t> got;
+    for (const auto& b : back.cells) {
+      ASSERT_EQ(b.type, "tetra10");
+      for (auto v : ints(b.connectivity)) got.push_back(v);
+    }
+    EXPECT_EQ(got, want) << version;
+  }
 }

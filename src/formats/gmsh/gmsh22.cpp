@@ -12,6 +12,7 @@
 // is the physical group, the second the elementary entity ("A zero tag is equivalent to
 // no tag").
 #include <algorithm>
+#include <cstring>
 
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -31,12 +32,22 @@ void read_nodes(ReadState& st) {
   st.node_tags.resize(n);
   double* xyz = st.points.data<double>();
   if (in.binary) {
+    // Rows of int32 node-number + 3 doubles: one strided pass into the tags and points.
     const char* p = in.cur.take(28 * n, "nodes");
+    const bool little = in.cur.little_endian();
+    std::int32_t low = 0;
     for (std::size_t i = 0; i < n; ++i, p += 28) {
-      const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
-      if (tag < 0) in.cur.fail_at("node tag " + std::to_string(tag) + " is negative", p);
-      st.node_tags[i] = static_cast<std::uint64_t>(tag);
-      for (int c = 0; c < 3; ++c) xyz[3 * i + static_cast<std::size_t>(c)] = io::load<double>(p + 4 + 8 * c, in.cur.little_endian());
+      const auto tag = io::load<std::int32_t>(p, little);
+      low = std::min(low, tag);
+      st.node_tags[i] = static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag));
+      std::memcpy(xyz + 3 * i, p + 4, 24);
+    }
+    if (little != io::host_is_little_endian()) io::byteswap_inplace(xyz, 3 * n, 8);
+    if (low < 0) {
+      p -= 28 * n;
+      for (std::size_t i = 0; i < n; ++i, p += 28)
+        if (io::load<std::int32_t>(p, little) < 0)
+          in.cur.fail_at("node tag " + std::to_string(io::load<std::int32_t>(p, little)) + " is negative", p);
     }
   } else {
     for (std::size_t i = 0; i < n; ++i) {
@@ -123,10 +134,19 @@ void read_elements(ReadState& st) {
       }
     }
   } else {
-    // Pass 1: walk the group headers.
+    // Pass 1: walk the group headers. Gmsh writes a group per element; a run of
+    // one-element groups of one type and tag count is a span of uniform rows whose stride
+    // includes the next header, decoded as one block of rows in pass 2.
+    struct Span {
+      const ElementType* t;
+      std::size_t ntags, count, offset;  // offset: of the first row, or of its header
+      bool headed;                        // one-element groups, header included in the stride
+    };
+    std::vector<Span> spans;
     std::uint64_t seen = 0;
     while (seen < count) {
       const char* at = in.cur.ptr();
+      const std::size_t header = in.cur.offset();
       const auto type_id = in.cur.load<std::int32_t>("element group header");
       const auto follow = in.cur.load<std::int32_t>("element group header");
       const auto ntags = in.cur.load<std::int32_t>("element group header");
@@ -141,38 +161,37 @@ void read_elements(ReadState& st) {
       in.cur.take(row * static_cast<std::size_t>(follow), "elements");
       add_run(runs, t, static_cast<std::size_t>(follow));
       seen += static_cast<std::uint64_t>(follow);
+      const auto nt = static_cast<std::size_t>(ntags);
+      if (follow == 1 && !spans.empty() && spans.back().headed && spans.back().t == t && spans.back().ntags == nt)
+        ++spans.back().count;
+      else if (follow > 0)
+        spans.push_back({t, nt, static_cast<std::size_t>(follow), follow == 1 ? header : header + 12, follow == 1});
     }
-    in.cur.seek(start);
+    const char* after = in.cur.ptr();
     alloc_blocks(st, runs);
     std::size_t b = 0, filled = 0;
-    while (b < runs.size()) {
-      const auto type_id = in.cur.load<std::int32_t>("element group header");
-      const auto follow = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
-      const auto ntags = static_cast<std::size_t>(in.cur.load<std::int32_t>("element group header"));
-      const ElementType& t = *element_type(type_id);
+    for (const Span& s : spans) {
+      while (filled == runs[b].count) { ++b; filled = 0; }  // runs of zero elements
+      const ElementType& t = *s.t;
       const auto k = static_cast<std::size_t>(t.num_nodes);
-      const char* p = in.cur.take(4 * (1 + ntags + k) * follow, "elements");
-      std::int64_t* conn = st.blocks[b].connectivity.data<std::int64_t>();
-      std::int32_t* phys = st.physical[b].data<std::int32_t>();
-      std::int32_t* geom = st.geometrical[b].data<std::int32_t>();
-      any_phys = any_phys || ntags > 0;
-      any_geom = any_geom || ntags > 1;
-      for (std::size_t e = filled; e < filled + follow; ++e) {
-        st.element_tags.push(static_cast<std::uint32_t>(io::load<std::int32_t>(p, in.cur.little_endian())));
-        p += 4;
-        for (std::size_t i = 0; i < ntags; ++i, p += 4) {
-          if (i == 0) phys[e] = io::load<std::int32_t>(p, in.cur.little_endian());
-          if (i == 1) geom[e] = io::load<std::int32_t>(p, in.cur.little_endian());
-        }
-        std::int64_t* row = conn + e * k;
-        for (std::size_t i = 0; i < k; ++i, p += 4) {
-          const auto tag = io::load<std::int32_t>(p, in.cur.little_endian());
-          row[t.to_ours(static_cast<int>(i))] = st.node_index(static_cast<std::uint32_t>(tag), p);
-        }
-      }
-      filled += follow;
-      if (filled == runs[b].count) { ++b; filled = 0; }
+      any_phys = any_phys || s.ntags > 0;
+      any_geom = any_geom || s.ntags > 1;
+      // Rows "elm-number tag... node-number..." of int32, decoded in place (node numbers
+      // read as unsigned: a negative one is no tag of $Nodes).
+      const std::size_t head = s.headed ? 12 : 0;
+      BinaryRows rows;
+      rows.rows = s.count;
+      rows.row_bytes = head + 4 * (1 + s.ntags + k);
+      rows.tag_offset = head;
+      rows.node_offset = head + 4 * (1 + s.ntags);
+      rows.tag_bytes = 4;
+      rows.phys = s.ntags > 0 ? st.physical[b].data<std::int32_t>() + filled : nullptr;
+      rows.geom = s.ntags > 1 ? st.geometrical[b].data<std::int32_t>() + filled : nullptr;
+      rows.p = in.cur.begin() + s.offset;
+      decode_element_rows(st, t, rows, st.blocks[b].connectivity.data<std::int64_t>() + filled * k);
+      filled += s.count;
     }
+    in.cur.set_ptr(after);
   }
   // meshio keeps gmsh:physical / gmsh:geometrical only when the file has those tags.
   if (!any_phys) for (auto& a : st.physical) a = NDArray();
@@ -238,13 +257,32 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
   visit_dtype(mesh.points.dtype(), [&](auto tv) {
     using T = decltype(tv);
     const T* p = static_cast<const T*>(mesh.points.raw());
-    for (std::size_t i = 0; i < n; ++i) {
+    auto xyz = [&](std::size_t i, double* x) {
       const T* r = p + i * pdim;
-      const double x[3] = {static_cast<double>(r[0]), static_cast<double>(r[1]), pdim > 2 ? static_cast<double>(r[2]) : 0.0};
-      if (out.binary) {
-        out.put<std::int32_t>(static_cast<std::int32_t>(i + 1));
-        out.bytes(x, 24);
-      } else {
+      x[0] = static_cast<double>(r[0]);
+      x[1] = static_cast<double>(r[1]);
+      x[2] = pdim > 2 ? static_cast<double>(r[2]) : 0.0;
+    };
+    if (out.binary) {
+      // Rows of int32 node-number + 3 doubles, built a batch at a time, one write each.
+      constexpr std::size_t kBatch = 1 << 17;
+      std::vector<char> buf(28 * std::min(kBatch, n));
+      for (std::size_t i0 = 0; i0 < n; i0 += kBatch) {
+        const std::size_t i1 = std::min(n, i0 + kBatch);
+        char* q = buf.data();
+        for (std::size_t i = i0; i < i1; ++i, q += 28) {
+          const auto tag = static_cast<std::int32_t>(i + 1);
+          double x[3];
+          xyz(i, x);
+          std::memcpy(q, &tag, 4);
+          std::memcpy(q + 4, x, 24);
+        }
+        out.bytes(buf.data(), 28 * (i1 - i0));
+      }
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        double x[3];
+        xyz(i, x);
         out.w.integer(i + 1).ch(' ').real(x[0], out.ff).ch(' ').real(x[1], out.ff).ch(' ').real(x[2], out.ff).ch('\n');
       }
     }
@@ -264,20 +302,25 @@ void write22(const std::string& path, const Mesh& mesh, const WriteOptions& opt)
       out.put<std::int32_t>(static_cast<std::int32_t>(m));
       out.put<std::int32_t>(2);
     }
-    std::int32_t row[3 + 1000];
-    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+    // elm-number, then the tags: one physical tag per element in MSH 2.2 (the entity's
+    // first group) and the elementary entity.
+    auto lead = [&](std::size_t e, std::int32_t* row) {
       const WriteEntity& ent = plan.entities[static_cast<std::size_t>(bp.uniform_entity >= 0 ? bp.uniform_entity : bp.entity[e])];
-      // One physical tag per element in MSH 2.2: the entity's first group.
       row[0] = static_cast<std::int32_t>(number++);
       row[1] = ent.physicals.empty() ? 0 : ent.physicals.front();
       row[2] = ent.tag;
-      if (out.binary) {
-        out.bytes(row, 4 * (3 + k));
-      } else {
-        out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
-        for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
-        out.w.ch('\n');
-      }
+    };
+    if (out.binary) {
+      binary_element_rows<std::int32_t, 3>(out, mesh.cells[b].connectivity, t, m, {},
+                                           [&](std::size_t e, std::size_t, std::int32_t* row) { lead(e, row); });
+      continue;
+    }
+    std::int32_t row[3 + 1000];
+    element_rows(mesh.cells[b].connectivity, t, m, {}, row + 3, [&](std::size_t e, std::size_t) {
+      lead(e, row);
+      out.w.integer(row[0]).ch(' ').integer(t.id).str(" 2 ").integer(row[1]).ch(' ').integer(row[2]);
+      for (std::size_t i = 0; i < k; ++i) out.w.ch(' ').integer(row[3 + i]);
+      out.w.ch('\n');
     });
   }
   if (out.binary) out.w.ch('\n');

@@ -25,7 +25,6 @@
 #include <cstring>
 
 #include "core/io/parallel_rows.hpp"
-#include "core/parallel.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -103,6 +102,27 @@ std::uint64_t node_tag(Input& in, const Layout& L, const char* at) {
   return static_cast<std::uint64_t>(t);
 }
 
+// ASCII node tags of a 4.1 block: `rows` tags from `p` into `tags`; returns their end.
+const char* ascii_node_tags(const Input& in, const char* p, std::size_t rows, std::uint64_t* tags) {
+  const char* end = in.cur.end();
+  for (std::size_t i = 0; i < rows; ++i)
+    if (!io::parse_uint(p, end, tags[i])) in.cur.fail_expected("node tag", p);
+  return p;
+}
+
+// ASCII coordinates of a 4.1 block: `rows` rows of x y z and `extra` parametric
+// coordinates from `p` into `x` (3 per row); returns their end.
+const char* ascii_node_coords(const Input& in, const char* p, std::size_t rows, std::size_t extra, double* x) {
+  io::Cursor c = in.cur.window(p, in.cur.end());
+  for (std::size_t i = 0; i < rows; ++i) {
+    x[3 * i] = c.number<double>("x coordinate");
+    x[3 * i + 1] = c.number<double>("y coordinate");
+    x[3 * i + 2] = c.number<double>("z coordinate");
+    for (std::size_t e = 0; e < extra; ++e) c.number<double>("parametric coordinate");
+  }
+  return c.ptr();
+}
+
 void read_nodes(ReadState& st, const Layout& L) {
   Input& in = st.in;
   if (st.nodes.built()) in.fail("a second $Nodes section");
@@ -156,13 +176,16 @@ void read_nodes(ReadState& st, const Layout& L) {
           for (std::size_t c = 0; c < 3; ++c) x[3 * i + c] = io::load<double>(p + 8 * (i * ncoord + c), little);
       }
     } else {
-      for (std::size_t i = 0; i < m; ++i) tags[i] = in.cur.index("node tag");
-      for (std::size_t i = 0; i < m; ++i) {
-        x[3 * i] = in.cur.number<double>("x coordinate");
-        x[3 * i + 1] = in.cur.number<double>("y coordinate");
-        x[3 * i + 2] = in.cur.number<double>("z coordinate");
-        for (std::size_t e = 0; e < extra; ++e) in.cur.number<double>("parametric coordinate");
-      }
+      // 4.1 ASCII: the tags, then the coordinates, each one row per line as Gmsh writes
+      // them; long blocks are parsed on all cores (io::parallel_rows checks the cut).
+      const char* p = io::parallel_rows(in.cur.ptr(), in.cur.end(), m, in.threads, [&](const char* s, std::size_t r0, std::size_t r1) {
+        return ascii_node_tags(in, s, r1 - r0, tags + r0);
+      });
+      in.cur.set_ptr(p ? p : ascii_node_tags(in, in.cur.ptr(), m, tags));
+      p = io::parallel_rows(in.cur.ptr(), in.cur.end(), m, in.threads, [&](const char* s, std::size_t r0, std::size_t r1) {
+        return ascii_node_coords(in, s, r1 - r0, extra, x + 3 * r0);
+      });
+      in.cur.set_ptr(p ? p : ascii_node_coords(in, in.cur.ptr(), m, extra, x));
     }
     for (std::size_t i = 0; i < m; ++i) {
       dt[2 * (filled + i)] = h.dim;
@@ -173,65 +196,6 @@ void read_nodes(ReadState& st, const Layout& L) {
   if (filled != n) in.fail("node blocks hold " + std::to_string(filled) + " nodes, the header declares " + std::to_string(n));
   st.nodes.build(st.node_tags, in);
   in.end_section("Nodes");
-}
-
-// Element rows of one binary block: tags and nodes of `U`, in the file's byte order
-// (`Swap`), to our node order (`Permuted`); templated so the inner loop has no branches
-// but the lookup's.
-template <class U, bool Swap, bool Permuted>
-void element_rows_binary(const ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn, const char* p,
-                         std::uint64_t* tags) {
-  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
-  auto load = [](const char* q) {
-    U v;
-    std::memcpy(&v, q, sizeof v);
-    if constexpr (Swap) io::byteswap_inplace(&v, 1, sizeof v);
-    return static_cast<std::uint64_t>(v);
-  };
-  for (std::size_t e = 0; e < m; ++e) {
-    tags[e] = load(p);
-    p += sizeof(U);
-    std::int64_t* row = conn + e * k;
-    for (std::size_t i = 0; i < k; ++i, p += sizeof(U)) {
-      const std::uint64_t tag = load(p);
-      const std::int64_t idx = st.nodes.find(tag);
-      if (idx < 0) st.node_index(tag, p);  // throws, naming the byte offset
-      row[Permuted ? t.to_ours_small[i] : i] = idx;
-    }
-  }
-}
-
-// Rows have a fixed size in binary, so a large block splits into row ranges parsed on the
-// reader's threads. A bad node tag throws from its chunk; the block is then parsed again in order so
-// the error reported is the first one in the file, whatever the thread timing.
-template <class U>
-void element_rows_binary(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* conn) {
-  Input& in = st.in;
-  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
-  const std::size_t row_bytes = (k + 1) * sizeof(U);
-  const char* p = in.cur.take(m * row_bytes, "element rows");
-  const bool swap = in.cur.little_endian() != io::host_is_little_endian();
-  auto rows = [&](std::size_t r0, std::size_t r1, std::uint64_t* tags) {
-    const char* q = p + r0 * row_bytes;
-    std::int64_t* c = conn + r0 * k;
-    if (swap) {
-      if (t.permuted) element_rows_binary<U, true, true>(st, t, r1 - r0, c, q, tags + r0);
-      else element_rows_binary<U, true, false>(st, t, r1 - r0, c, q, tags + r0);
-    } else {
-      if (t.permuted) element_rows_binary<U, false, true>(st, t, r1 - r0, c, q, tags + r0);
-      else element_rows_binary<U, false, false>(st, t, r1 - r0, c, q, tags + r0);
-    }
-  };
-  std::vector<std::uint64_t> tags(m);
-  const std::size_t chunks = row_chunks(m, in.threads);
-  try {
-    parallel_for(chunks, static_cast<unsigned>(chunks),
-                 [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, tags.data()); });
-  } catch (const ReadError&) {
-    if (chunks == 1) throw;
-    rows(0, m, tags.data());  // throws the first error in file order
-  }
-  for (std::uint64_t tag : tags) st.element_tags.push(tag);
 }
 
 // ASCII element rows "elementTag nodeTag..." of one block into `c` (m rows of k ours-ordered
@@ -298,9 +262,17 @@ void read_elements(ReadState& st, const Layout& L) {
     const auto m = static_cast<std::size_t>(count);
     NDArray conn = NDArray::uninit(DType::int64, {m, k});
     std::int64_t* c = conn.data<std::int64_t>();
-    if (!in.binary) read_ascii_rows(st, *t, m, c);
-    else if (tb == 8) element_rows_binary<std::uint64_t>(st, *t, m, c);
-    else element_rows_binary<std::uint32_t>(st, *t, m, c);
+    if (!in.binary) {
+      read_ascii_rows(st, *t, m, c);
+    } else {
+      // Homogeneous rows "elementTag nodeTag..." of one width: decoded in place.
+      BinaryRows rows;
+      rows.rows = m;
+      rows.row_bytes = (k + 1) * tb;
+      rows.node_offset = rows.tag_bytes = tb;
+      rows.p = in.cur.take(m * rows.row_bytes, "element rows");
+      decode_element_rows(st, *t, rows, c);
+    }
     total += count;
     st.blocks.push_back(CellBlock::rectangular(std::string(t->name), std::move(conn)));
     st.block_dim.push_back(h.dim);

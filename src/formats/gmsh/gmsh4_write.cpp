@@ -104,7 +104,13 @@ void write_nodes(Out& out, const Layout& L, const Mesh& mesh, const WritePlan& p
     if (L.tags_then_coords) {
       const NDArray rows = NDArray::view(const_cast<double*>(x) + 3 * run.begin, DType::float64, {m, 3});
       if (out.binary) {
-        for (std::int64_t i = run.begin; i < run.end; ++i) out.put<std::uint64_t>(static_cast<std::uint64_t>(i) + 1);
+        // The tags run.begin + 1 .. run.end, a batch at a time, then the coordinates whole.
+        std::vector<std::uint64_t> tags(std::min<std::size_t>(m, 1 << 19));
+        for (std::uint64_t i0 = 0; i0 < m; i0 += tags.size()) {
+          const std::uint64_t n = std::min<std::uint64_t>(tags.size(), m - i0);
+          for (std::uint64_t i = 0; i < n; ++i) tags[i] = static_cast<std::uint64_t>(run.begin) + i0 + i + 1;
+          out.bytes(tags.data(), n * 8);
+        }
         io::write_binary(out.w, rows, io::host_is_little_endian());
       } else {
         for (std::int64_t i = run.begin; i < run.end; ++i) out.w.integer(i + 1).ch('\n');
@@ -130,17 +136,18 @@ void write_nodes(Out& out, const Layout& L, const Mesh& mesh, const WritePlan& p
 template <class Tag>
 void element_block(Out& out, const NDArray& conn, const ElementType& t, std::uint64_t m, const std::vector<std::int64_t>& cells,
                    std::int64_t base) {
+  if (out.binary) {
+    binary_element_rows<Tag, 1>(out, conn, t, m, cells, [&](std::size_t, std::size_t local, Tag* row) {
+      row[0] = static_cast<Tag>(static_cast<std::uint64_t>(base) + local + 1);
+    });
+    return;
+  }
   const auto k = static_cast<std::size_t>(t.num_nodes);
   Tag row[1 + 1000];
   element_rows(conn, t, m, cells, row + 1, [&](std::size_t, std::size_t local) {
-    row[0] = static_cast<Tag>(static_cast<std::uint64_t>(base) + local + 1);
-    if (out.binary) {
-      out.bytes(row, (k + 1) * sizeof(Tag));
-    } else {
-      out.w.integer(row[0]);
-      for (std::size_t i = 1; i <= k; ++i) out.w.ch(' ').integer(row[i]);
-      out.w.ch('\n');
-    }
+    out.w.integer(static_cast<std::uint64_t>(base) + local + 1);
+    for (std::size_t i = 1; i <= k; ++i) out.w.ch(' ').integer(row[i]);
+    out.w.ch('\n');
   });
 }
 

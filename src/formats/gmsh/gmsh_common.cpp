@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "core/io/decode.hpp"
+#include "core/parallel.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -184,6 +186,104 @@ std::int64_t ElementTags::find(std::uint64_t tag) const {
   }
   auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::pair<std::uint64_t, std::int64_t>{tag, -1});
   return (it != sorted_.end() && it->first == tag) ? it->second : -1;
+}
+
+// ---------------------------------------------------------------------------------------
+// Binary element rows
+
+namespace {
+
+// What one chunk of rows saw of its element tags.
+struct ChunkTags {
+  std::uint64_t first = 0;
+  bool consecutive = true;
+};
+
+enum class Lookup { identity, table };
+
+// Rows [r0, r1): element tag, optional 2.2 tags, node tags -> indices. Templated so the
+// inner loop has no branch but the lookup's. With Lookup::identity an index is tag - 1 and
+// the range is checked once per chunk (the largest index seen, as io::decode_indices); a
+// bad one sends the chunk through the table path, which throws at the first bad tag.
+template <class U, bool Swap, bool Permuted, Lookup Mode>
+void rows_kernel(const ReadState& st, const ElementType& t, const BinaryRows& r, std::size_t r0, std::size_t r1,
+                 std::int64_t* conn, ChunkTags& out) {
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  const char* p = r.p + r0 * r.row_bytes;
+  const std::uint64_t first = r1 > r0 ? io::load_as<U, Swap>(p + r.tag_offset) : 0;
+  bool consecutive = true;
+  std::uint64_t top = 0;
+  for (std::size_t e = r0; e < r1; ++e, p += r.row_bytes) {
+    consecutive &= static_cast<std::uint64_t>(io::load_as<U, Swap>(p + r.tag_offset)) == first + (e - r0);
+    if (r.phys) r.phys[e] = io::load_as<std::int32_t, Swap>(p + r.tag_offset + 4);
+    if (r.geom) r.geom[e] = io::load_as<std::int32_t, Swap>(p + r.tag_offset + 8);
+    std::int64_t* row = conn + e * k;
+    const char* q = p + r.node_offset;
+    for (std::size_t i = 0; i < k; ++i, q += sizeof(U)) {
+      const std::uint64_t tag = io::load_as<U, Swap>(q);
+      std::int64_t idx;
+      if constexpr (Mode == Lookup::identity) {
+        const std::uint64_t v = tag - 1;
+        top = std::max(top, v);
+        idx = static_cast<std::int64_t>(v);
+      } else {
+        idx = st.nodes.find(tag);
+        if (idx < 0) st.node_index(tag, q);  // throws, naming the byte offset
+      }
+      row[Permuted ? t.to_ours_small[i] : i] = idx;
+    }
+  }
+  if constexpr (Mode == Lookup::identity)
+    if (r1 > r0 && top >= st.nodes.size()) rows_kernel<U, Swap, Permuted, Lookup::table>(st, t, r, r0, r1, conn, out);
+  out = {first, consecutive};
+}
+
+template <class U, bool Swap>
+void rows_dispatch(const ReadState& st, const ElementType& t, const BinaryRows& r, std::size_t r0, std::size_t r1,
+                   std::int64_t* conn, ChunkTags& out) {
+  const bool id = st.nodes.identity();
+  if (t.permuted) {
+    if (id) rows_kernel<U, Swap, true, Lookup::identity>(st, t, r, r0, r1, conn, out);
+    else rows_kernel<U, Swap, true, Lookup::table>(st, t, r, r0, r1, conn, out);
+  } else {
+    if (id) rows_kernel<U, Swap, false, Lookup::identity>(st, t, r, r0, r1, conn, out);
+    else rows_kernel<U, Swap, false, Lookup::table>(st, t, r, r0, r1, conn, out);
+  }
+}
+
+}  // namespace
+
+void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& r, std::int64_t* conn) {
+  const bool swap = st.in.cur.little_endian() != io::host_is_little_endian();
+  const bool wide = r.tag_bytes == 8;
+  auto rows = [&](std::size_t r0, std::size_t r1, ChunkTags& out) {
+    if (wide) swap ? rows_dispatch<std::uint64_t, true>(st, t, r, r0, r1, conn, out)
+                   : rows_dispatch<std::uint64_t, false>(st, t, r, r0, r1, conn, out);
+    else swap ? rows_dispatch<std::uint32_t, true>(st, t, r, r0, r1, conn, out)
+              : rows_dispatch<std::uint32_t, false>(st, t, r, r0, r1, conn, out);
+  };
+  const std::size_t m = r.rows;
+  const std::size_t chunks = row_chunks(m, st.in.threads);
+  std::vector<ChunkTags> seen(chunks);
+  try {
+    parallel_for(chunks, static_cast<unsigned>(chunks),
+                 [&](std::size_t j) { rows(m * j / chunks, m * (j + 1) / chunks, seen[j]); });
+  } catch (const ReadError&) {
+    if (chunks == 1) throw;
+    rows(0, m, seen[0]);  // throws the first error in file order
+  }
+  // Element tags: one range when every chunk's tags continue the previous chunk's.
+  bool range = true;
+  for (std::size_t j = 0; j < chunks && range; ++j)
+    range = seen[j].consecutive && (m * j / chunks == m * (j + 1) / chunks || seen[j].first == seen[0].first + m * j / chunks);
+  if (range) {
+    if (m) st.element_tags.push_range(seen[0].first, m);
+    return;
+  }
+  const bool little = st.in.cur.little_endian();
+  for (std::size_t e = 0; e < m; ++e)
+    st.element_tags.push(r.tag_bytes == 8 ? io::load<std::uint64_t>(r.p + e * r.row_bytes + r.tag_offset, little)
+                                          : io::load<std::uint32_t>(r.p + e * r.row_bytes + r.tag_offset, little));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -423,16 +523,38 @@ std::size_t data_components(const NDArray& a, const std::string& name, const std
 
 namespace {
 
-// Value of a per-block tag array (any integer dtype, (m,) or (m, 1)).
-std::int64_t tag_at(const NDArray& a, std::size_t i) { return a.value_as_int64(i * a.row_size()); }
+// A per-block tag array (any integer dtype, (m,) or (m, 1)) read as int64 in one typed
+// pass: the array's own memory when it already is one int64 column, else one copy. The
+// planner reads every cell's tags several times; a dtype dispatch per value cost more than
+// writing the rows.
+class Column {
+ public:
+  Column() = default;
+  explicit Column(const NDArray& a) {
+    const std::size_t rs = std::max<std::size_t>(a.row_size(), 1);
+    if (a.dtype() == DType::int64 && rs == 1) {
+      v_ = static_cast<const std::int64_t*>(a.raw());
+      return;
+    }
+    own_.resize(a.size() / rs);
+    visit_dtype(a.dtype(), [&](auto tv) {
+      using T = decltype(tv);
+      const T* p = static_cast<const T*>(a.raw());
+      for (std::size_t i = 0; i < own_.size(); ++i) own_[i] = static_cast<std::int64_t>(p[i * rs]);
+    });
+    v_ = own_.data();
+  }
+  std::int64_t operator[](std::size_t i) const { return v_[i]; }
+  bool uniform(std::size_t n) const {
+    for (std::size_t i = 1; i < n; ++i)
+      if (v_[i] != v_[0]) return false;
+    return true;
+  }
 
-bool uniform(const NDArray& a, std::size_t n) {
-  if (n == 0) return true;
-  const std::int64_t v0 = tag_at(a, 0);
-  for (std::size_t i = 1; i < n; ++i)
-    if (tag_at(a, i) != v0) return false;
-  return true;
-}
+ private:
+  const std::int64_t* v_ = nullptr;
+  std::vector<std::int64_t> own_;
+};
 
 }  // namespace
 
@@ -452,19 +574,39 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     if (it->second.size() != nb) throw write_error(kFormat, path, std::string(key) + ": expected one array per block");
     return &it->second;
   };
-  const std::vector<NDArray>* phys = tag_list("gmsh:physical");
-  const std::vector<NDArray>* geom = tag_list("gmsh:geometrical");
+  const std::vector<NDArray>* phys_arrays = tag_list("gmsh:physical");
+  const std::vector<NDArray>* geom_arrays = tag_list("gmsh:geometrical");
   const auto bases = block_bases(mesh.cells);
+  auto columns = [&](const std::vector<NDArray>* arrays, const char* key) {
+    std::vector<Column> out;
+    if (!arrays) return out;
+    for (std::size_t b = 0; b < nb; ++b) {
+      const NDArray& a = (*arrays)[b];
+      if (a.size() < mesh.cells[b].size() * std::max<std::size_t>(a.row_size(), 1))
+        throw write_error(kFormat, path, std::string(key) + ": block " + std::to_string(b) + " has fewer values than cells");
+      out.emplace_back(a);
+    }
+    return out;
+  };
+  const std::vector<Column> phys_cols = columns(phys_arrays, "gmsh:physical");
+  const std::vector<Column> geom_cols = columns(geom_arrays, "gmsh:geometrical");
+  const std::vector<Column>* phys = phys_arrays ? &phys_cols : nullptr;
+  const std::vector<Column>* geom = geom_arrays ? &geom_cols : nullptr;
+  auto tag_at = [](const Column& c, std::size_t i) { return c[i]; };
 
-  // Physical groups already carried by gmsh:physical: (dim, tag) -> cell count.
+  // Physical groups already carried by gmsh:physical: (dim, tag) -> cell count (counted a
+  // run of equal tags at a time: one map update per run, not per cell).
   std::map<std::pair<int, int>, std::size_t> carried;
   int max_phys = 0;
   if (phys)
-    for (std::size_t b = 0; b < nb; ++b)
-      for (std::size_t i = 0; i < mesh.cells[b].size(); ++i) {
-        auto v = static_cast<int>(tag_at((*phys)[b], i));
-        if (v != 0) { ++carried[{plan.blocks[b].type->dim, v}]; max_phys = std::max(max_phys, v); }
+    for (std::size_t b = 0; b < nb; ++b) {
+      const std::size_t n = mesh.cells[b].size();
+      for (std::size_t i = 0, j = 0; i < n; i = j) {
+        const auto v = static_cast<int>((*phys)[b][i]);
+        for (j = i + 1; j < n && static_cast<int>((*phys)[b][j]) == v;) ++j;
+        if (v != 0) { carried[{plan.blocks[b].type->dim, v}] += j - i; max_phys = std::max(max_phys, v); }
       }
+    }
   auto cell_block = [&](std::int64_t cell) {
     return static_cast<std::size_t>(std::upper_bound(bases.begin(), bases.end(), cell) - bases.begin() - 1);
   };
@@ -484,8 +626,9 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
       auto it = carried.find({r.dim, r.tag});
       if (it != carried.end() && it->second == n) {
         is_carried = true;
+        const Column entries(r.entries);
         for (std::size_t k = 0; k < n && is_carried; ++k) {
-          const std::int64_t c = r.entries.value_as_int64(k);
+          const std::int64_t c = entries[k];
           const std::size_t b = cell_block(c);
           is_carried = plan.blocks[b].type->dim == r.dim && tag_at((*phys)[b], static_cast<std::size_t>(c - bases[b])) == r.tag;
         }
@@ -559,7 +702,7 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     const bool extra_here = !extra.empty() && extra.back().first >= bases[b] &&
         std::lower_bound(extra.begin(), extra.end(), std::pair<std::int64_t, int>{bases[b], -1}) !=
             std::lower_bound(extra.begin(), extra.end(), std::pair<std::int64_t, int>{bases[b + 1], -1});
-    if (!extra_here && (!phys || uniform((*phys)[b], n)) && (!geom || uniform((*geom)[b], n))) {
+    if (!extra_here && (!phys || (*phys)[b].uniform(n)) && (!geom || (*geom)[b].uniform(n))) {
       ps.clear();
       if (n > 0) set_of(0);
       bp.uniform_entity = entity_for(dim, n ? g_of(0) : 1, ps);

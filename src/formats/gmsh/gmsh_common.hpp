@@ -120,6 +120,9 @@ class NodeMap {
  public:
   void build(const std::vector<std::uint64_t>& tags, Input& in);
   bool built() const { return built_; }
+  // Tags 1..size() in file order: a tag's index is tag - 1, no table.
+  bool identity() const { return identity_; }
+  std::uint64_t size() const { return count_; }
   std::int64_t find(std::uint64_t tag) const {
     if (identity_) return tag - 1 < count_ ? static_cast<std::int64_t>(tag - 1) : -1;  // tags 1..n in order
     if (dense_mode_) return tag < dense_.size() ? dense_[tag] : -1;
@@ -150,6 +153,15 @@ class ElementTags {
     }
     tags_.push_back(tag);
     ++count_;
+  }
+  // Tags first, first + 1, ..., first + count - 1: O(1) while the tags stay consecutive.
+  void push_range(std::uint64_t first, std::uint64_t count) {
+    if (consecutive_ && (count_ == 0 || first == first_ + count_)) {
+      if (count_ == 0) first_ = first;
+      count_ += count;
+      return;
+    }
+    for (std::uint64_t i = 0; i < count; ++i) push(first + i);
   }
   // -1 when unknown.
   std::int64_t find(std::uint64_t tag) const;
@@ -218,6 +230,26 @@ struct ReadState {
 
   Mesh finish();
 };
+
+// One block's binary element rows as they lie in the file: `rows` rows of `row_bytes`
+// bytes from `p`, each the element tag (at byte `tag_offset`), then (from byte
+// `node_offset`) the node tags, all
+// unsigned of `tag_bytes` (4 or 8) bytes in the cursor's byte order. MSH 2.2 rows also
+// carry the physical and elementary tags (int32 4 and 8 bytes after it), stored per row into
+// `phys` / `geom` when given.
+struct BinaryRows {
+  const char* p = nullptr;
+  std::size_t rows = 0, row_bytes = 0, node_offset = 0, tag_bytes = 8;
+  std::size_t tag_offset = 0;  // where in a row the element tag is (2.2: after a group header)
+  std::int32_t* phys = nullptr;
+  std::int32_t* geom = nullptr;
+};
+// Decodes the rows straight into `conn` (rows x k indices, our node order) in one pass on
+// the reader's threads: node tags become indices on the way (no intermediate array), the
+// element tags are recorded (a range when consecutive). A bad node tag raises ReadError
+// naming the first one in file order, whatever the thread count. Bytes are the caller's to
+// bound (Cursor::take).
+void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& rows, std::int64_t* conn);
 
 // Reads the body of the file after $MeshFormat: 2.2 (gmsh22.cpp), 4.0 and 4.1 (one reader
 // with a layout per version, gmsh4_read.cpp).
@@ -314,6 +346,40 @@ void element_rows(const NDArray& conn, const ElementType& t, std::size_t m, cons
         for (std::size_t i = 0; i < k; ++i) nodes[i] = static_cast<Tag>(r[t.to_ours(static_cast<int>(i))]) + 1;
         emit(j, local);
       }
+    }
+  });
+}
+
+// The binary form of element_rows(): rows of `Lead` leading values (filled by
+// lead(j, local, row)) and the k node tags, built in memory a few MiB at a time and each
+// batch written with one call, instead of a buffered append per row.
+template <class Tag, std::size_t Lead, class LeadFn>
+void binary_element_rows(Out& out, const NDArray& conn, const ElementType& t, std::size_t m,
+                         const std::vector<std::int64_t>& cells, LeadFn&& lead) {
+  const auto k = static_cast<std::size_t>(t.num_nodes);
+  const std::size_t width = Lead + k;
+  const std::size_t batch = std::max<std::size_t>(1, (std::size_t(4) << 20) / (width * sizeof(Tag)));
+  std::vector<Tag> buf(std::min(batch, m) * width);
+  visit_dtype(conn.dtype(), [&](auto tv) {
+    using T = decltype(tv);
+    if constexpr (!std::is_floating_point_v<T>) {
+      const T* c = static_cast<const T*>(conn.raw());
+      auto fill = [&](auto permuted) {
+        for (std::size_t j0 = 0; j0 < m; j0 += batch) {
+          const std::size_t j1 = std::min(m, j0 + batch);
+          Tag* row = buf.data();
+          for (std::size_t j = j0; j < j1; ++j, row += width) {
+            const auto local = cells.empty() ? j : static_cast<std::size_t>(cells[j]);
+            lead(j, local, row);
+            const T* r = c + local * k;
+            for (std::size_t i = 0; i < k; ++i)
+              row[Lead + i] = static_cast<Tag>(r[decltype(permuted)::value ? t.to_ours_small[i] : i]) + 1;
+          }
+          out.bytes(buf.data(), (j1 - j0) * width * sizeof(Tag));
+        }
+      };
+      if (t.permuted) fill(std::true_type{});
+      else fill(std::false_type{});
     }
   });
 }
