@@ -26,12 +26,17 @@ pytestmark = [
 ]
 
 
-def mpirun(n, *args, timeout=120):
-    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-n", str(n), sys.executable,
-           os.path.join(HERE, "mpi_job.py"), *map(str, args)]
+def mpirun_python(n, args, timeout=120):
+    """`mpirun -n n python args...`, its output captured; a failure shows both streams."""
+    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-n", str(n), sys.executable, *map(str, args)]
     env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1", PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    assert done.returncode == 0, f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+    assert done.returncode == 0, f"{' '.join(cmd)} failed ({done.returncode}):\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+    return done
+
+
+def mpirun(n, *args, timeout=120):
+    done = mpirun_python(n, [os.path.join(HERE, "mpi_job.py"), *args], timeout=timeout)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert len(lines) == 1, done.stdout + done.stderr
     return json.loads(lines[0][len("RESULT "):])
@@ -227,5 +232,6 @@ def test_parallel_write_of_gmsh_names_pvtu_and_other_formats_are_refused(tmp_pat
         "    assert 'pvtu' in str(e), e\n"
         "else:\n"
         "    raise SystemExit('no error')\n"
+        "print('REFUSED BOTH')\n"
     )
-    subprocess.run([MPIRUN, "--allow-run-as-root", "-n", "1", sys.executable, "-c", code], check=True, timeout=60)
+    assert "REFUSED BOTH" in mpirun_python(1, ["-c", code]).stdout
