@@ -38,7 +38,7 @@ test-sanitize: setup
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHIOPP_SANITIZE=ON \
 	  -DMESHIOPP_BUILD_PYTHON=OFF -DMESHIOPP_BUILD_CLI=OFF >/dev/null
 	cmake --build build-sanitize -j$(JOBS)
-	cd build-sanitize && $(SAN_ENV) ctest --output-on-failure -j$(JOBS) -E install_and_consume
+	cd build-sanitize && $(SAN_ENV) ctest --output-on-failure -j$(JOBS) -E "install_and_consume|mpi_cpp_"
 
 # The threading tests (allocator hook, parallel readers/writers) under ThreadSanitizer.
 TSAN_TESTS := AllocatorHook.*:HostileConcurrency.*:*ThreadCount*
