@@ -118,6 +118,16 @@ Handle link_create_plist() {
   return lcpl;
 }
 
+// Creation properties of a group or dataset (`cls`: H5P_GROUP_CREATE, H5P_DATASET_CREATE)
+// without HDF5's default access/modification times in the object header: the same mesh
+// then gives the same bytes whenever it is written (and writes running in parallel equal
+// the sequential ones), as every other writer of ours does. Empty when HDF5 refused.
+Handle untimed_create_plist(hid_t cls) {
+  Handle plist(H5Pcreate(cls), H5Pclose);
+  if (plist && H5Pset_obj_track_times(plist.get(), 0) < 0) plist.reset();
+  return plist;
+}
+
 }  // namespace
 
 Session::Session() : lock_(hdf5_netcdf_mutex()) {
@@ -197,7 +207,9 @@ Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {
 Handle create_group(const Context& ctx, hid_t loc, const std::string& path) {
   Session session;
   Handle lcpl = link_create_plist();
-  Handle group(H5Gcreate2(loc, path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  Handle gcpl = untimed_create_plist(H5P_GROUP_CREATE);
+  if (!gcpl) fail(ctx, "cannot set up the group " + path);
+  Handle group(H5Gcreate2(loc, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT), H5Gclose);
   if (!group) fail(ctx, "cannot create the group " + path);
   return group;
 }
@@ -267,6 +279,25 @@ Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std
   return c;
 }
 
+// Rows [first, first + shape[0]) of `dataset` (its trailing dimensions `shape`'s): the
+// file's dataspace with that hyperslab selected (a scalar dataspace as it is) and a memory
+// dataspace of `shape`. False when HDF5 refused either.
+struct RowSelection {
+  Handle file, memory;
+  explicit operator bool() const { return file && memory; }
+};
+
+RowSelection select_rows(hid_t dataset, std::uint64_t first, const NDArray::Shape& shape) {
+  RowSelection sel{Handle(H5Dget_space(dataset), H5Sclose), Handle()};
+  std::vector<hsize_t> start(shape.size(), 0), counts(shape.begin(), shape.end());
+  start[0] = first;
+  sel.memory = Handle(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
+  if (sel.file && H5Sget_simple_extent_type(sel.file.get()) == H5S_SIMPLE &&
+      H5Sselect_hyperslab(sel.file.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0)
+    sel.file.reset();
+  return sel;
+}
+
 }  // namespace
 
 NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
@@ -290,15 +321,9 @@ NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::u
   shape[0] = count;
   NDArray out = NDArray::uninit(c.dtype, shape);
   if (out.size() == 0) return out;
-  Handle file_space(H5Dget_space(c.dataset.get()), H5Sclose);
-  std::vector<hsize_t> start(shape.size(), 0), counts(shape.begin(), shape.end());
-  start[0] = first;
-  Handle mem_space(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
-  if (!file_space || !mem_space ||
-      (H5Sget_simple_extent_type(file_space.get()) == H5S_SIMPLE &&
-       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0))
-    fail(ctx, "dataset " + path + ": cannot select rows");
-  if (H5Dread(c.dataset.get(), native_type(c.dtype), mem_space.get(), file_space.get(), H5P_DEFAULT, out.raw()) < 0)
+  RowSelection sel = select_rows(c.dataset.get(), first, shape);
+  if (!sel) fail(ctx, "dataset " + path + ": cannot select rows");
+  if (H5Dread(c.dataset.get(), native_type(c.dtype), sel.memory.get(), sel.file.get(), H5P_DEFAULT, out.raw()) < 0)
     fail(ctx, "cannot read dataset " + path);
   return out;
 }
@@ -346,7 +371,7 @@ Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DT
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
   // Every row is written by the partitions: no fill values first (a second pass over the file).
-  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  Handle dcpl = untimed_create_plist(H5P_DATASET_CREATE);
   if (!dcpl || H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER) < 0) fail(ctx, "cannot set up dataset " + name);
   Handle lcpl = link_create_plist();
   Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(dtype), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
@@ -358,15 +383,9 @@ Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DT
 void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows) {
   Session session;
   if (rows.size() == 0) return;
-  Handle file_space(H5Dget_space(dataset), H5Sclose);
-  std::vector<hsize_t> counts(rows.shape().begin(), rows.shape().end());
-  std::vector<hsize_t> start(counts.size(), 0);
-  start[0] = first;
-  Handle mem_space(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
-  if (!file_space || !mem_space ||
-      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0)
-    fail(ctx, "cannot select rows " + std::to_string(first) + ".. of a dataset");
-  if (H5Dwrite(dataset, native_type(rows.dtype()), mem_space.get(), file_space.get(), H5P_DEFAULT, rows.raw()) < 0)
+  RowSelection sel = select_rows(dataset, first, rows.shape());
+  if (!sel) fail(ctx, "cannot select rows " + std::to_string(first) + ".. of a dataset");
+  if (H5Dwrite(dataset, native_type(rows.dtype()), sel.memory.get(), sel.file.get(), H5P_DEFAULT, rows.raw()) < 0)
     fail(ctx, "cannot write rows " + std::to_string(first) + ".. of a dataset");
 }
 
@@ -377,7 +396,7 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
   std::vector<hsize_t> dims(shape.begin(), shape.end());
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
-  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  Handle dcpl = untimed_create_plist(H5P_DATASET_CREATE);
   if (!dcpl) fail(ctx, "cannot make the creation properties of dataset " + name);
   if (options.gzip_level >= 0 && array.size() != 0) {
     // Chunks of whole rows, about chunk_bytes each.

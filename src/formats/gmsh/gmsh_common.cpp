@@ -592,7 +592,6 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
   const std::vector<Column> geom_cols = columns(geom_arrays, "gmsh:geometrical");
   const std::vector<Column>* phys = phys_arrays ? &phys_cols : nullptr;
   const std::vector<Column>* geom = geom_arrays ? &geom_cols : nullptr;
-  auto tag_at = [](const Column& c, std::size_t i) { return c[i]; };
 
   // Physical groups already carried by gmsh:physical: (dim, tag) -> cell count (counted a
   // run of equal tags at a time: one map update per run, not per cell).
@@ -630,7 +629,7 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
         for (std::size_t k = 0; k < n && is_carried; ++k) {
           const std::int64_t c = entries[k];
           const std::size_t b = cell_block(c);
-          is_carried = plan.blocks[b].type->dim == r.dim && tag_at((*phys)[b], static_cast<std::size_t>(c - bases[b])) == r.tag;
+          is_carried = plan.blocks[b].type->dim == r.dim && (*phys)[b][static_cast<std::size_t>(c - bases[b])] == r.tag;
         }
       }
     }
@@ -661,7 +660,7 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     for (std::size_t b = 0; b < nb; ++b)
       for (std::size_t i = 0; i < mesh.cells[b].size(); ++i)
         max_tag[static_cast<std::size_t>(plan.blocks[b].type->dim)] =
-            std::max(max_tag[static_cast<std::size_t>(plan.blocks[b].type->dim)], static_cast<int>(tag_at((*geom)[b], i)));
+            std::max(max_tag[static_cast<std::size_t>(plan.blocks[b].type->dim)], static_cast<int>((*geom)[b][i]));
   std::vector<int> key;
   auto entity_for = [&](int dim, int g, const std::vector<int>& physicals_sorted) {
     key.assign({dim, g});
@@ -687,12 +686,12 @@ WritePlan plan_write(const Mesh& mesh, bool with_entities, const std::string& pa
     const std::size_t n = mesh.cells[b].size();
     const int dim = bp.type->dim;
     auto g_of = [&](std::size_t i) {
-      int g = geom ? static_cast<int>(tag_at((*geom)[b], i)) : 0;
+      int g = geom ? static_cast<int>((*geom)[b][i]) : 0;
       return g > 0 ? g : 1;
     };
     auto set_of = [&](std::size_t i) {
       ps.clear();
-      if (phys) { auto v = static_cast<int>(tag_at((*phys)[b], i)); if (v != 0) ps.push_back(v); }
+      if (phys) { auto v = static_cast<int>((*phys)[b][i]); if (v != 0) ps.push_back(v); }
       const std::int64_t cell = bases[b] + static_cast<std::int64_t>(i);
       while (xi < extra.size() && extra[xi].first < cell) ++xi;
       for (std::size_t j = xi; j < extra.size() && extra[j].first == cell; ++j) ps.push_back(extra[j].second);

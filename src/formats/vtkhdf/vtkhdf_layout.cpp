@@ -87,6 +87,7 @@ vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t l
   const auto* in_conn = conn64.data<const std::int64_t>();
   const auto* in_types = types64.data<const std::int64_t>();
   vtk::FlatCells flat;
+  flat.owned = true;  // arrays of our own, made here: the blocks are views of them
   flat.offsets = NDArray::uninit(DType::int64, {ncells + 1});
   flat.connectivity = NDArray::uninit(DType::int64, {nconn});
   flat.types = NDArray::uninit(DType::uint8, {ncells});
