@@ -134,13 +134,17 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
     write_partitioned(ctx, root.get(), "Offsets", parts, layout.offsets_start, [](const Partition& p) -> const NDArray& { return p.offsets; });
     write_partitioned(ctx, root.get(), "Types", parts, layout.cell_start, [](const Partition& p) -> const NDArray& { return p.types; });
     h5::Handle point_data = h5::create_group(ctx, root.get(), "PointData");
-    for (const auto& [name, a] : parts[0].point_data)
+    for (const auto& entry : parts[0].point_data) {  // no structured binding: clang 14 cannot capture one
+      const std::string& name = entry.first;
       write_partitioned(ctx, point_data.get(), name, parts, layout.point_start,
                         [&name](const Partition& p) -> const NDArray& { return p.point_data.at(name); });
+    }
     h5::Handle cell_data = h5::create_group(ctx, root.get(), "CellData");
-    for (const auto& [name, a] : parts[0].cell_data)
+    for (const auto& entry : parts[0].cell_data) {
+      const std::string& name = entry.first;
       write_partitioned(ctx, cell_data.get(), name, parts, layout.cell_start,
                         [&name](const Partition& p) -> const NDArray& { return p.cell_data.at(name); });
+    }
     h5::Handle field_data = h5::create_group(ctx, root.get(), "FieldData");
     for (const auto& [name, a] : first_mesh.field_data) h5::write_dataset(ctx, field_data.get(), name, a);
     field_data.reset(), cell_data.reset(), point_data.reset(), root.reset();
