@@ -148,7 +148,8 @@ Mesh read_pvtu(const std::string& path, MPI_Comm comm, const Options& options) {
     if (ranks.rank == 0) pieces = vtk_collection::piece_count(path, kind);
   });
   MPI_Bcast(&pieces, 1, MPI_UINT64_T, 0, comm);
-  const auto [first, last] = ranks.range(pieces);
+  const std::pair<std::uint64_t, std::uint64_t> share = ranks.range(pieces);  // no structured binding: clang 14
+  const std::uint64_t first = share.first, last = share.second;       // cannot capture one in a lambda
   Mesh m = empty_mesh();
   all_or_none<ReadError>(comm, [&] {
     if (first < last) m = vtk_collection::read_range(path, options, kind, first, last);
@@ -350,7 +351,8 @@ Mesh read_gmsh_set(const std::string& path, MPI_Comm comm, const Options& option
                            ", as gmsh -part N -part_split writes)");
   });
   MPI_Bcast(files, 2, MPI_UINT64_T, 0, comm);
-  const auto [first, last] = ranks.range(files[0]);
+  const std::pair<std::uint64_t, std::uint64_t> share = ranks.range(files[0]);
+  const std::uint64_t first = share.first, last = share.second;
   Mesh m = empty_mesh();
   all_or_none<ReadError>(comm, [&] {
     std::vector<Mesh> parts;
