@@ -1,7 +1,8 @@
 // VTKHDF (src/formats/vtkhdf/): round trips with one and several partitions, the `piece`
 // option, the partition layout, and the ReadErrors of bad files (made here with the HDF5
 // toolkit: missing datasets, wrong shapes, offsets out of range, point ids past the
-// partition's points, wrong Version / Type) naming the dataset and the partition.
+// partition's points, wrong Version / Type) naming the dataset and the partition, and
+// truncated or byte-corrupted fixtures (a Mesh or a ReadError, never a crash).
 // VTK 9.1's vtkHDFReader and h5py-made fixtures are the oracles in tests/python/test_vtkhdf.py.
 #include <gtest/gtest.h>
 
@@ -180,6 +181,74 @@ TEST(Vtkhdf, BadFilesNameTheDatasetAndThePartition) {
   const std::string plain = tmp_path("vtkhdf_plain.vtkhdf");
   { h5::Handle f = h5::create_file({"test", plain, true}, plain); }
   expect_read_error(read_outcome(plain, "vtkhdf"), "no group /VTKHDF");
+}
+
+// Whatever the bytes of a real file become, a read gives a Mesh or a ReadError naming the
+// file: every 13th prefix of both fixtures, and every byte of the stored values of each
+// contiguous dataset of one_partition.vtkhdf set to 0xff and to 0x80 (counts, offsets and
+// connectivity that lie, caught by the reader's own checks, not by HDF5's).
+TEST(VtkhdfHostile, EveryPrefixIsAMeshOrAReadError) {
+  for (const std::string file : {"one_partition.vtkhdf", "two_partitions_chunked.hdf"}) {
+    const std::string bytes = slurp(data_path("vtkhdf", file));
+    const std::string path = tmp_path("vtkhdf_prefix.vtkhdf");
+    std::size_t errors = 0;
+    for (std::size_t n = 0; n < bytes.size(); n += 13) {
+      spit(path, bytes.substr(0, n));
+      const std::string outcome = read_outcome(path, "vtkhdf");
+      errors += outcome != "mesh";
+      if (outcome != "mesh") {
+        EXPECT_NE(outcome.find("vtkhdf_prefix.vtkhdf"), std::string::npos) << outcome;
+      }
+    }
+    EXPECT_GT(errors, 0u) << file;
+  }
+}
+
+TEST(VtkhdfHostile, LyingStoredValuesAreAMeshOrAReadError) {
+  const std::string source = data_path("vtkhdf", "one_partition.vtkhdf");
+  const std::string bytes = slurp(source);
+  // Where each contiguous dataset's values lie in the file.
+  std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> stored;
+  {
+    const h5::Context ctx{"test", source, false};
+    h5::Handle file = h5::open_file(ctx);
+    for (const char* name : {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds", "Offsets", "Connectivity", "Types",
+                             "Points", "CellData/id"}) {
+      const hid_t d = H5Dopen2(file.get(), (std::string("/VTKHDF/") + name).c_str(), H5P_DEFAULT);
+      ASSERT_GE(d, 0) << name;
+      const haddr_t at = H5Dget_offset(d);
+      const hsize_t size = H5Dget_storage_size(d);
+      H5Dclose(d);
+      ASSERT_NE(at, HADDR_UNDEF) << name << " is not contiguous";
+      stored.push_back({name, {std::size_t(at), std::size_t(size)}});
+    }
+  }
+  const std::string path = tmp_path("vtkhdf_lying.vtkhdf");
+  for (const auto& [name, range] : stored) {
+    std::size_t errors = 0;
+    for (std::size_t i = range.first; i < range.first + range.second; ++i) {
+      for (const char value : {'\xff', '\x80'}) {
+        std::string bad = bytes;
+        bad[i] = value;
+        spit(path, bad);
+        const std::string outcome = read_outcome(path, "vtkhdf");
+        errors += outcome != "mesh";
+        if (outcome != "mesh") {
+          EXPECT_NE(outcome.find("vtkhdf_lying.vtkhdf"), std::string::npos) << outcome;
+        }
+      }
+    }
+    // Lying counts, offsets and ids are caught; coordinates and data are values; a type
+    // that is no VTK cell type skips its cell with a warning (as meshio does), checked below.
+    if (name != "Points" && name != "CellData/id" && name != "Types") {
+      EXPECT_GT(errors, 0u) << name;
+    }
+  }
+  const std::size_t cells = mpp::read(source, "vtkhdf").num_cells();
+  std::string bad = bytes;
+  bad[stored[5].second.first] = '\xff';  // Types of cell 0: 255
+  spit(path, bad);
+  EXPECT_EQ(mpp::read(path, "vtkhdf").num_cells(), cells - 1);
 }
 
 #endif  // MESHIOPP_HAVE_HDF5

@@ -52,7 +52,10 @@ Layout layout_from_counts(const NDArray& points, const NDArray& cells, const NDA
 // Offsets, Connectivity and Types. Checks: each partition's offsets start at 0, never
 // decrease and end at its NumberOfConnectivityIds; point ids within the partition's
 // points; types within 0..255; polyhedra (VTKHDF 1.0 holds no face stream) refused.
-vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t last, const NDArray& offsets,
-                          const NDArray& connectivity, const NDArray& types, const FailFn& fail);
+// The arrays are the reader's own, just read: int64 offsets and connectivity and uint8
+// types (VTK's dtypes) become the flat arrays in place, without a copy; other dtypes are
+// converted once.
+vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t last, NDArray offsets,
+                          NDArray connectivity, NDArray types, const FailFn& fail);
 
 }  // namespace meshioplusplus::vtkhdf

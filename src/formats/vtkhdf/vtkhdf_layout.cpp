@@ -2,6 +2,7 @@
 // HDF5 here, so a collective writer and the fuzzing of the validation share them).
 // Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html ("HDF file formats")
 #include <limits>
+#include <memory>
 
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtkhdf/vtkhdf_internal.hpp"
@@ -68,33 +69,36 @@ Layout layout_from_counts(const NDArray& points, const NDArray& cells, const NDA
   return make_layout(std::move(parts));
 }
 
-vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t last, const NDArray& offsets,
-                          const NDArray& connectivity, const NDArray& types, const FailFn& fail) {
+vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t last, NDArray offsets,
+                          NDArray connectivity, NDArray types, const FailFn& fail) {
   const std::uint64_t ncells = layout.cell_start[last] - layout.cell_start[first];
   const std::uint64_t nconn = layout.connectivity_start[last] - layout.connectivity_start[first];
   const std::uint64_t noffsets = layout.offsets_start[last] - layout.offsets_start[first];
   if (offsets.size() != noffsets || connectivity.size() != nconn || types.size() != ncells)
     fail("the cell arrays of partitions " + std::to_string(first) + ".." + std::to_string(last - 1) +
          " do not have the sizes the counts declare");
-  auto as_int64 = [&](const NDArray& a, const char* name) {
+  auto as_int64 = [&](NDArray a, const char* name) {
     if (a.dtype() == DType::float32 || a.dtype() == DType::float64)
       fail(std::string("dataset ") + name + ": expected integers, found floats");
     return a.dtype() == DType::int64 ? a : a.as_dtype(DType::int64);  // uint64 past int64 turns negative: refused below
   };
-  const NDArray off64 = as_int64(offsets, "Offsets"), conn64 = as_int64(connectivity, "Connectivity"),
-                types64 = as_int64(types, "Types");
-  const auto* in_off = off64.data<const std::int64_t>();
-  const auto* in_conn = conn64.data<const std::int64_t>();
-  const auto* in_types = types64.data<const std::int64_t>();
+  // Rewritten in place: the flat offset of cell k is written at k, after the row it comes
+  // from (k + the partitions before it) was read, and each connectivity id at its own place.
   vtk::FlatCells flat;
-  flat.owned = true;  // arrays of our own, made here: the blocks are views of them
-  flat.offsets = NDArray::uninit(DType::int64, {ncells + 1});
-  flat.connectivity = NDArray::uninit(DType::int64, {nconn});
-  flat.types = NDArray::uninit(DType::uint8, {ncells});
+  flat.owned = true;  // arrays of our own, made for this read: the blocks are views of them
+  flat.offsets = as_int64(std::move(offsets), "Offsets");
+  flat.connectivity = as_int64(std::move(connectivity), "Connectivity");
+  const bool types_as_stored = types.dtype() == DType::uint8;
+  const NDArray types64 = types_as_stored ? NDArray() : as_int64(types, "Types");
+  flat.types = types_as_stored ? std::move(types) : NDArray::uninit(DType::uint8, {ncells});
+  const std::int64_t* in_off = flat.offsets.data<const std::int64_t>();
+  const std::int64_t* in_conn = flat.connectivity.data<const std::int64_t>();
   auto* out_off = flat.offsets.data<std::int64_t>();
   auto* out_conn = flat.connectivity.data<std::int64_t>();
   auto* out_types = flat.types.data<std::uint8_t>();
-  out_off[0] = 0;
+  auto type_at = [&](std::uint64_t i) -> std::int64_t {
+    return types_as_stored ? out_types[i] : types64.data<const std::int64_t>()[i];
+  };
   std::uint64_t cell = 0, conn = 0, off_row = 0, point_base = 0;
   for (std::size_t p = first; p < last; ++p) {
     const PartitionCounts& c = layout.parts[p];
@@ -121,7 +125,7 @@ vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t l
       out_conn[conn + i] = id + static_cast<std::int64_t>(point_base);
     }
     for (std::uint64_t i = 0; i < c.cells; ++i) {
-      const std::int64_t t = in_types[cell + i];
+      const std::int64_t t = type_at(cell + i);
       if (t < 0 || t > 255)
         fail("dataset Types" + where + ", cell " + std::to_string(i) + ": " + expected_found("a VTK cell type 0..255", std::to_string(t)));
       if (t == vtk::kPolyhedron)
@@ -133,6 +137,12 @@ vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t l
     conn += c.connectivity;
     off_row += c.cells + 1;
     point_base += c.points;
+  }
+  // One offsets row per partition was the last of the partition before: ncells + 1 remain.
+  if (last - first > 1) {
+    const NDArray all = flat.offsets;
+    flat.offsets = NDArray::view(all.raw(), DType::int64, {ncells + 1},
+                                 all.buffer() ? std::shared_ptr<const void>(all.buffer()) : all.keep_alive());
   }
   return flat;
 }
