@@ -251,4 +251,39 @@ TEST(VtkhdfHostile, LyingStoredValuesAreAMeshOrAReadError) {
   EXPECT_EQ(mpp::read(path, "vtkhdf").num_cells(), cells - 1);
 }
 
+// HDF5 1.10.8 divides by a chunked layout's dimensions when it opens a dataset: a zero there
+// (one corrupt byte) was a SIGFPE. Every byte of each chunked dataset's object header in
+// two_partitions_chunked.hdf set to 0 gives a Mesh or a ReadError, and some of them the
+// ReadError of io::hdf5::check_layouts naming the dataset.
+TEST(VtkhdfHostile, ZeroedHeaderBytesOfChunkedDatasetsAreAMeshOrAReadError) {
+  const std::string source = data_path("vtkhdf", "two_partitions_chunked.hdf");
+  const std::string bytes = slurp(source);
+  std::vector<std::pair<std::size_t, std::size_t>> headers;
+  {
+    const h5::Context ctx{"test", source, false};
+    h5::Handle file = h5::open_file(ctx);
+    for (const char* name : {"Offsets", "Connectivity", "Types", "Points", "PointData/T", "CellData/id"}) {
+      H5O_info_t info;
+      ASSERT_GE(H5Oget_info_by_name2(file.get(), (std::string("/VTKHDF/") + name).c_str(), &info, H5O_INFO_BASIC | H5O_INFO_HDR,
+                                     H5P_DEFAULT), 0) << name;
+      headers.push_back({std::size_t(info.addr), std::size_t(info.hdr.space.total)});
+    }
+  }
+  const std::string path = tmp_path("vtkhdf_zeroed.hdf");
+  std::size_t layout_errors = 0;
+  for (const auto& [at, size] : headers) {
+    for (std::size_t i = at; i < at + size && i < bytes.size(); ++i) {
+      std::string bad = bytes;
+      bad[i] = '\0';
+      spit(path, bad);
+      const std::string outcome = read_outcome(path, "vtkhdf");
+      if (outcome != "mesh") {
+        EXPECT_NE(outcome.find("vtkhdf_zeroed.hdf"), std::string::npos) << outcome;
+      }
+      layout_errors += outcome.find("chunk dimension of 0") != std::string::npos;
+    }
+  }
+  EXPECT_GT(layout_errors, 0u);
+}
+
 #endif  // MESHIOPP_HAVE_HDF5

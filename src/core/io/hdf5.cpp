@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/io/file.hpp"
 #include "core/io/library_lock.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -151,6 +152,8 @@ Handle open_file(const Context& ctx) {
   Session session;
   Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
+  const FileBytes bytes(ctx.path, ctx.format);  // mapped: only the object headers' pages are read
+  check_layouts(ctx, file.get(), bytes.data(), bytes.size());
   return file;
 }
 
@@ -173,6 +176,7 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
   const std::string name = ctx.path + ":meshioplusplus-image";
   Handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
+  check_layouts(ctx, file.get(), data, size);
   return file;
 }
 

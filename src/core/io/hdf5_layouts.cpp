@@ -1,0 +1,192 @@
+// meshio++ core I/O: the storage layouts of an HDF5 file's datasets, checked from the file's
+// bytes before HDF5 decodes them (see check_layouts in hdf5.hpp). HDF5 1.10.8, Debian 12's,
+// divides by the chunk dimensions of a dataset's layout message when the dataset is opened
+// (H5D__chunk_set_info) without checking them, so a corrupt file with a zero there kills the
+// process with SIGFPE; later HDF5 releases refuse it. Until the library does, every dataset's
+// object header is found here (H5Ovisit2 with basic information decodes no layout) and its
+// layout message read directly.
+// Spec: HDF5 File Format Specification version 3.0, https://docs.hdfgroup.org/hdf5/v1_10/_f_m_t3.html
+// (IV.A.1 object header prefixes, IV.A.2.i "Data Storage - Layout", IV.A.2.q continuation).
+#ifdef MESHIOPP_HAVE_HDF5
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/io/hdf5.hpp"
+
+namespace meshioplusplus::io::hdf5 {
+
+namespace {
+
+constexpr unsigned kLayoutMessage = 0x0008;
+constexpr unsigned kContinuationMessage = 0x0010;
+constexpr unsigned kChunkedClass = 2;
+// A header is a few blocks; a loop of continuations (a corrupt file) stops here.
+constexpr int kMaxBlocks = 4096;
+
+// One object header's messages, walked over the file's bytes. Anything out of range or of
+// an unknown version ends the walk quietly: HDF5 checks those itself and fails cleanly;
+// only a chunked layout with a zero dimension, which HDF5 1.10.8 does not survive, is told.
+class HeaderWalk {
+ public:
+  HeaderWalk(const unsigned char* file, std::size_t size, std::uint64_t base, unsigned sizeof_addr, unsigned sizeof_size)
+      : file_(file), size_(size), base_(base), addr_bytes_(sizeof_addr), size_bytes_(sizeof_size) {}
+
+  // "" when the object's layout (if any) is safe, else what is wrong with it.
+  std::string check(std::uint64_t address) {
+    problem_.clear();
+    blocks_ = 0;
+    const std::uint64_t at = base_ + address;
+    if (!in_file(at, 16)) return "";
+    if (std::memcmp(file_ + at, "OHDR", 4) == 0) {
+      version2_header(at);
+    } else if (file_[at] == 1) {
+      // Version 1: version, reserved, message count (2), reference count (4), header size
+      // (4), padding to 16; messages 8-byte aligned.
+      walk_messages(at + 16, le(at + 8, 4), false, false);
+    }
+    return problem_;
+  }
+
+ private:
+  bool in_file(std::uint64_t at, std::uint64_t n) const { return at <= size_ && n <= size_ - at; }
+  std::uint64_t le(std::uint64_t at, unsigned n) const {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= std::uint64_t(file_[at + i]) << (8 * i);
+    return v;
+  }
+
+  void version2_header(std::uint64_t at) {
+    // "OHDR", version 2, flags; access/modification/change/birth times (flag 0x20);
+    // attribute phase change values (0x10); chunk 0's size in 1, 2, 4 or 8 bytes (flags & 3).
+    if (file_[at + 4] != 2) return;
+    const unsigned flags = file_[at + 5];
+    const bool creation_order = (flags & 0x04) != 0;  // each message then carries 2 more bytes
+    std::uint64_t pos = at + 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+    const unsigned width = 1u << (flags & 0x03);
+    if (!in_file(pos, width)) return;
+    const std::uint64_t chunk0 = le(pos, width);
+    walk_messages(pos + width, chunk0, true, creation_order);
+  }
+
+  // Messages in [begin, begin + length).
+  void walk_messages(std::uint64_t begin, std::uint64_t length, bool v2, bool order) {
+    if (++blocks_ > kMaxBlocks || !in_file(begin, length)) return;
+    const std::uint64_t end = begin + length;
+    const unsigned head = v2 ? (order ? 6 : 4) : 8;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> continuations;
+    for (std::uint64_t pos = begin; pos + head <= end && problem_.empty();) {
+      const unsigned type = v2 ? file_[pos] : static_cast<unsigned>(le(pos, 2));
+      const std::uint64_t size = v2 ? le(pos + 1, 2) : le(pos + 2, 2);
+      const unsigned flags = v2 ? file_[pos + 3] : file_[pos + 4];
+      const std::uint64_t data = pos + head;
+      if (size > end - data) return;
+      if (!(flags & 0x02)) {  // a shared message's data is elsewhere (layouts never are)
+        if (type == kLayoutMessage) layout(data, size);
+        if (type == kContinuationMessage && size >= addr_bytes_ + size_bytes_)
+          continuations.push_back({le(data, addr_bytes_), le(data + addr_bytes_, size_bytes_)});
+      }
+      pos = data + size;
+    }
+    for (const auto& [offset, bytes] : continuations) {
+      if (!problem_.empty()) return;
+      const std::uint64_t at = base_ + offset;
+      if (v2) {  // "OCHK", messages, checksum (4)
+        if (bytes < 8 || !in_file(at, bytes) || std::memcmp(file_ + at, "OCHK", 4) != 0) continue;
+        walk_messages(at + 4, bytes - 8, true, order);
+      } else {
+        walk_messages(at, bytes, false, false);
+      }
+    }
+  }
+
+  // The layout message at [at, at + size): a chunked layout's dimensions must be positive.
+  void layout(std::uint64_t at, std::uint64_t size) {
+    if (size < 2) return;
+    const unsigned version = file_[at];
+    std::uint64_t dims = 0, pos = 0;
+    unsigned width = 4;
+    if (version == 1 || version == 2) {
+      // dimensionality, class, 5 reserved, the address (unless compact), the dimensions
+      if (size < 8 || file_[at + 2] != kChunkedClass) return;
+      dims = file_[at + 1];
+      pos = at + 8 + addr_bytes_;
+    } else if (version == 3) {
+      // class, then for chunked: dimensionality, the B-tree address, the dimensions (4 bytes)
+      if (file_[at + 1] != kChunkedClass || size < 3) return;
+      dims = file_[at + 2];
+      pos = at + 3 + addr_bytes_;
+    } else if (version == 4 || version == 5) {
+      // class, then for chunked: flags, dimensionality, the dimensions' width, the dimensions
+      if (file_[at + 1] != kChunkedClass || size < 5) return;
+      dims = file_[at + 3];
+      width = file_[at + 4];
+      if (width < 1 || width > 8) {
+        problem_ = "its chunked layout declares dimensions of " + std::to_string(width) + " bytes";
+        return;
+      }
+      pos = at + 5;
+    } else {
+      return;
+    }
+    if (dims == 0) {
+      problem_ = "its chunked layout has no dimensions";
+      return;
+    }
+    if (pos > at + size || dims * width > at + size - pos) return;  // HDF5 refuses a short message itself
+    for (std::uint64_t d = 0; d < dims; ++d)
+      if (le(pos + d * width, width) == 0) {
+        problem_ = "its chunked layout has a chunk dimension of 0 (dimension " + std::to_string(d) + ")";
+        return;
+      }
+  }
+
+  const unsigned char* file_;
+  std::size_t size_;
+  std::uint64_t base_;
+  unsigned addr_bytes_, size_bytes_;
+  int blocks_ = 0;
+  std::string problem_;
+};
+
+struct Visit {
+  HeaderWalk* walk;
+  std::string name, problem;
+};
+
+herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* out) {
+  auto* v = static_cast<Visit*>(out);
+  if (info->type != H5O_TYPE_DATASET) return 0;
+  std::string problem = v->walk->check(info->addr);
+  if (problem.empty()) return 0;
+  v->name = name;
+  v->problem = std::move(problem);
+  return 1;  // stop
+}
+
+}  // namespace
+
+void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_t size) {
+  Session session;
+  Handle fcpl(H5Fget_create_plist(file), H5Pclose);
+  std::size_t sizeof_addr = 8, sizeof_size = 8;
+  hsize_t userblock = 0;
+  if (!fcpl || H5Pget_sizes(fcpl.get(), &sizeof_addr, &sizeof_size) < 0 || H5Pget_userblock(fcpl.get(), &userblock) < 0)
+    fail(ctx, "cannot read the file's superblock");
+  if (sizeof_addr < 2 || sizeof_addr > 8 || sizeof_size < 2 || sizeof_size > 8)
+    fail(ctx, "the superblock declares addresses of " + std::to_string(sizeof_addr) + " bytes and lengths of " +
+                  std::to_string(sizeof_size) + " bytes");
+  HeaderWalk walk(static_cast<const unsigned char*>(bytes), size, userblock, static_cast<unsigned>(sizeof_addr),
+                  static_cast<unsigned>(sizeof_size));
+  Visit visit{&walk, {}, {}};
+  if (H5Ovisit2(file, H5_INDEX_NAME, H5_ITER_NATIVE, &visit_object, &visit, H5O_INFO_BASIC) < 0 && visit.problem.empty())
+    fail(ctx, "cannot list the objects of the file");
+  if (!visit.problem.empty())
+    fail(ctx, "dataset /" + visit.name + ": " + visit.problem + ", which HDF5 1.10 cannot open safely (a corrupt file)");
+}
+
+}  // namespace meshioplusplus::io::hdf5
+
+#endif  // MESHIOPP_HAVE_HDF5
