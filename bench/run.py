@@ -14,7 +14,7 @@ each read is measured in a fresh process per library. Then every speed target of
 of the format issues is checked (PASS / MISS) in a targets table.
 
 Usage: .venv/bin/python bench/run.py [--quick] [--only bracket|cube|skin|grid] [--reps N]
-                                     [--case LABEL] [--budget SECONDS]
+                                     [--case LABEL] [--budget SECONDS] [--no-sync]
 A full run writes bench/results/<date>-<host>-<cores>cpu.{md,json,png} and regenerates the
 README's table (bench/readme_table.py); a partial run (--quick, --only, --case) writes the
 same names with a suffix (-quick, -only-cube, -case-medit) and never touches the full run's.
@@ -546,11 +546,15 @@ def copy_fn(path: Path):
     return lambda: data.copy()
 
 
+# --no-sync: meshio++ writes with sync=False and the floor skips the flushes, like meshio.
+SYNC = True
+
+
 def write_floor_fn(files):
     """The write floor: the bytes of each file a writer made, `(data, target)`, written with one
     write call to a fresh temporary file beside `target`, fdatasync, renamed over it, the
     folder fsync'ed: meshio++'s writers' durability (src/core/io/file.cpp, AtomicFile) without
-    any formatting."""
+    any formatting (with --no-sync: no fdatasync, no fsync, as meshio++'s sync=False)."""
     def write():
         for data, target in files:
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".floor-")
@@ -558,10 +562,13 @@ def write_floor_fn(files):
                 view = memoryview(data)
                 while view:  # one call, unless the kernel caps it (2 GiB on Linux)
                     view = view[os.write(fd, view):]
-                os.fdatasync(fd)
+                if SYNC:
+                    os.fdatasync(fd)
             finally:
                 os.close(fd)
             os.replace(tmp, target)
+            if not SYNC:
+                continue
             d = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
             try:
                 os.fsync(d)
@@ -830,7 +837,7 @@ def write_row(name: str, case, src: Sources, gm: Gmsh, reps: int, clock: Clock) 
         pm, om = src.meshes()
         fix = WRITE_MESH.get(fmt, lambda lib, m: m)
         pm, om = fix(meshio, pm), fix(mio, om)
-    ours = lambda: mio.write(p_ours, om, ours_fmt, **our_kw)
+    ours = lambda: mio.write(p_ours, om, ours_fmt, **our_kw, **({} if SYNC else {"sync": False}))
     try:
         ours()
     except Exception as exc:  # noqa: BLE001
@@ -1013,6 +1020,8 @@ def results_stem(args) -> str:
         stem += f"-only-{args.only}"
     if args.case:
         stem += f"-case-{slug(args.case)}"
+    if args.no_sync:
+        stem += "-nosync"
     return stem
 
 
@@ -1027,8 +1036,12 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=None,
                     help=f"wall seconds for the whole run; repetitions shrink to fit (never under {MIN_REPS}). "
                          f"Default {FULL_BUDGET:.0f} for a full run, none for a partial one (one case near 40 s then)")
+    ap.add_argument("--no-sync", action="store_true",
+                    help="meshio++ writes with sync=False and the write floor skips fdatasync/fsync (a partial run)")
     args = ap.parse_args(argv)
-    partial = bool(args.quick or args.only or args.case)
+    global SYNC
+    SYNC = not args.no_sync
+    partial = bool(args.quick or args.only or args.case or args.no_sync)
     meshes = ["bracket"] if args.quick else ([args.only] if args.only else ["bracket", "cube", "skin", "grid"])
     reps = 3 if args.quick else args.reps
     budget = args.budget if args.budget is not None else (0.0 if partial else FULL_BUDGET)
@@ -1122,7 +1135,7 @@ def markdown(results: dict, stem: str) -> str:
         "Method: [docs/benchmarks.md](../../docs/benchmarks.md). Times are medians in seconds; `X/us` = X's time / meshio++'s time",
         "(above 1: meshio++ is faster; blank: X lacks the case). read / copy = meshio++'s read / copying the file's bytes into",
         "fresh memory; write / floor = meshio++'s write / writing the same bytes with one write call (fresh file, fdatasync,",
-        "rename). peak/arrays = peak memory growth of a read in a fresh process / bytes of the arrays returned: RSS, and",
+        "rename" + ("" if SYNC else "; --no-sync: meshio++ writes with sync=False and the floor has no fdatasync/fsync") + "). peak/arrays = peak memory growth of a read in a fresh process / bytes of the arrays returned: RSS, and",
         "in parentheses anonymous memory only (the file's page-cache pages excluded).",
         "",
         "| mesh | op | case | MB | reps | meshio++ s | meshio s | VTK s | gmsh s | meshio/us | VTK/us | gmsh/us | MB/s | read/copy, write/floor | peak/arrays (anon) | meshio peak/arrays (anon) |",

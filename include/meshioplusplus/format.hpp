@@ -58,9 +58,14 @@ Mesh read(const std::string& path, const std::string& format = "", const Options
 // meshio's write-only format names ("gmsh22", "vtk42", "vtk51"): write() takes them as
 // the format plus the version option they imply.
 std::vector<std::string> write_format_aliases();
-// Validates `mesh` and writes it atomically to `path`.
+// Validates `mesh` and writes it atomically to `path`. Besides the format's own options,
+// every format takes `sync` ("true" by default): "false" skips flushing the file and its
+// folder to the device before returning (the write stays atomic; see docs/robustness.md).
 void write(const std::string& path, const Mesh& mesh, const std::string& format = "",
            const Options& options = {});
+// The `sync` option of a write (true when absent); std::invalid_argument naming `format`
+// for anything but true/false/1/0/True/False.
+bool sync_option(const Options& options, std::string_view format);
 // Validates each piece and writes them as one collection (a format with write_pieces:
 // pvtu, pvtp); std::invalid_argument for any other format. Python: write(..., pieces=[...]).
 void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format = "",

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "core/io/file.hpp"
 #include "core/parallel.hpp"
 #include "core/polygon_blocks.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -159,13 +160,30 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
     }
   const Format& f = format_for(path, format, true);
   if (!f.write) throw std::invalid_argument("format '" + f.name + "' cannot be written");
+  const bool sync = sync_option(options, f.name);
+  options.erase("sync");
   mesh.validate();
-  run_writer(f, path, [&] { f.write(path, mesh, options); });
+  run_writer(f, path, [&] {
+    const io::SyncScope scope(sync);
+    f.write(path, mesh, options);
+  });
+}
+
+bool sync_option(const Options& options, std::string_view format) {
+  const auto it = options.find("sync");
+  if (it == options.end()) return true;
+  const std::string& v = it->second;
+  if (v == "true" || v == "1" || v == "True") return true;
+  if (v == "false" || v == "0" || v == "False") return false;
+  throw std::invalid_argument(std::string(format) + ": option 'sync': expected true or false, found '" + v + "'");
 }
 
 void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format,
-                  const Options& options) {
+                  const Options& given) {
   const Format& f = format_for(path, format, true);
+  Options options = given;
+  const bool sync = sync_option(options, f.name);
+  options.erase("sync");
   if (!f.write_pieces) throw std::invalid_argument("format '" + f.name + "' does not write pieces (pvtu and pvtp do)");
   if (pieces.empty()) throw std::invalid_argument(f.name + ": pieces is empty (give at least one mesh)");
   for (std::size_t i = 0; i < pieces.size(); ++i) {
@@ -175,7 +193,10 @@ void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, cons
       throw std::invalid_argument("piece " + std::to_string(i) + ": " + e.what());
     }
   }
-  run_writer(f, path, [&] { f.write_pieces(path, pieces, options); });
+  run_writer(f, path, [&] {
+    const io::SyncScope scope(sync);
+    f.write_pieces(path, pieces, options);
+  });
 }
 
 OptionReader::OptionReader(const Options& options, std::string_view format) : options_(options), format_(format) {

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/io/file.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "formats/pvtu/pvtu.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -266,6 +267,7 @@ void write_pvtu(const std::string& path, const Mesh& mesh, MPI_Comm comm, const 
       }
       summary.sources.push_back(vtk_collection::piece_source(path, static_cast<std::size_t>(r), kind));
     }
+    const io::SyncScope scope(sync_option(options, kind.format));  // as the pieces were written
     vtk_collection::write_summary(path, kind, summary);
   });
 }

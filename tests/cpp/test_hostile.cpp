@@ -203,7 +203,9 @@ TEST(HostileConcurrency, ParallelWritesEqualSequential) {
   for (int t = 0; t < 4; ++t)
     writers.emplace_back([&] {
       for (std::size_t i = next++; i < jobs.size(); i = next++)
-        jobs[i].format->write(scratch("par/" + jobs[i].name).string(), jobs[i].mesh, {});
+        // Every other job without the flush to the device (the `sync` option): same bytes.
+        mpp::write(scratch("par/" + jobs[i].name).string(), jobs[i].mesh, jobs[i].format->name,
+                   {{"sync", i % 2 ? "false" : "true"}});
     });
   for (auto& w : writers) w.join();
   for (std::size_t i = 0; i < jobs.size(); ++i)
@@ -229,6 +231,31 @@ TEST(HostileAtomicFile, AWriterFailingMidwayLeavesTheTargetAndNoTemporary) {
     f.commit();
   }
   EXPECT_EQ(slurp(target), "new\n");
+  fs::remove_all(target.parent_path());
+}
+
+TEST(HostileAtomicFile, TheSyncOptionIsABooleanAndHoldsForOneCallOnOneThread) {
+  EXPECT_TRUE(mpp::io::sync_on_commit());
+  {
+    const mpp::io::SyncScope off(false);
+    EXPECT_FALSE(mpp::io::sync_on_commit());
+    std::thread([] { EXPECT_TRUE(mpp::io::sync_on_commit()); }).join();
+  }
+  EXPECT_TRUE(mpp::io::sync_on_commit());
+  mpp::Mesh m;
+  m.points = mpp::NDArray::from_vector<double>({0, 0, 0, 1, 0, 0, 0, 1, 0}, {3, 3});
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", mpp::NDArray::from_vector<std::int64_t>({0, 1, 2}, {1, 3})));
+  const fs::path target = scratch("synced.vtu");
+  try {
+    mpp::write(target.string(), m, "", {{"sync", "maybe"}});
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("option 'sync'"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(target));
+  mpp::write(target.string(), m, "", {{"sync", "False"}});
+  EXPECT_TRUE(mpp::io::sync_on_commit());  // the call's scope ended with it
+  EXPECT_EQ(mpp::read(target.string()).num_cells(), 1u);
   fs::remove_all(target.parent_path());
 }
 

@@ -400,3 +400,27 @@ def test_a_successful_write_replaces_the_file_and_leaves_no_temporary(fmt, tmp_p
     if not mio.formats()[fmt]["read"]:  # write-only (svg): no reader to read it back with
         return
     assert len(mio.read(target, fmt).points) == expected
+
+
+@pytest.mark.parametrize("fmt", hostile.writable_formats())
+def test_sync_false_writes_the_same_files(fmt, tmp_path):
+    """sync=False skips the flush to the device (fdatasync, folder fsync) and nothing else:
+    the same name in two folders gets the same files (side files and pieces included)."""
+    name = "x" + (mio.formats()[fmt]["extensions"] or [""])[0]
+    (tmp_path / "synced").mkdir()
+    (tmp_path / "unsynced").mkdir()
+    mio.write(tmp_path / "synced" / name, small_mesh(fmt), fmt)
+    mio.write(tmp_path / "unsynced" / name, small_mesh(fmt), fmt, sync=False)
+
+    def files(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    synced, unsynced = files(tmp_path / "synced"), files(tmp_path / "unsynced")
+    assert Path(name) in unsynced and not [p for p in unsynced if ".meshioplusplus-" in str(p)]
+    assert unsynced == synced
+
+
+def test_sync_must_be_a_boolean(tmp_path):
+    with pytest.raises(ValueError, match="option 'sync'"):
+        mio.write(tmp_path / "x.vtu", small_mesh("vtu"), sync="sometimes")
+    assert not (tmp_path / "x.vtu").exists()

@@ -1,6 +1,7 @@
 // meshio++ core I/O: FileBytes (mmap) and AtomicFile (temporary file + rename); see file.hpp.
 // Durability follows POSIX fsync(2) and rename(2): the data is flushed to the device before
-// the rename, and the folder after it, so an acknowledged write survives a power cut. On
+// the rename, and the folder after it, so an acknowledged write survives a power cut (unless
+// the `sync` write option turned the flushes off: SyncScope). On
 // Linux, writeback of each 8 MiB written is started at once (sync_file_range(2), which does
 // not wait), so the flush at commit() waits only for the last few megabytes.
 #include "core/io/file.hpp"
@@ -123,7 +124,7 @@ void AtomicFile::write(const void* data, std::size_t nbytes) {
   }
 #ifdef __linux__
   constexpr std::size_t kWriteback = std::size_t(8) << 20;
-  if (written_ - flushed_ >= kWriteback) {
+  if (sync_ && written_ - flushed_ >= kWriteback) {
     // Only a hint: a failure here shows up again, and is reported, at fdatasync.
     (void)::sync_file_range(fd_, static_cast<off_t>(flushed_), static_cast<off_t>(written_ - flushed_), SYNC_FILE_RANGE_WRITE);
     flushed_ = written_;
@@ -131,9 +132,17 @@ void AtomicFile::write(const void* data, std::size_t nbytes) {
 #endif
 }
 
+namespace {
+thread_local bool t_sync_on_commit = true;
+}  // namespace
+
+bool sync_on_commit() { return t_sync_on_commit; }
+SyncScope::SyncScope(bool sync) : previous_(t_sync_on_commit) { t_sync_on_commit = sync; }
+SyncScope::~SyncScope() { t_sync_on_commit = previous_; }
+
 void AtomicFile::commit() {
   // fdatasync: the data and the size, which is all a reader of the file needs.
-  if (::fdatasync(fd_) != 0) throw write_error(format_, path_, "fsync failed: " + reason());
+  if (sync_ && ::fdatasync(fd_) != 0) throw write_error(format_, path_, "fsync failed: " + reason());
   if (::close(fd_) != 0) {
     fd_ = -1;
     throw write_error(format_, path_, "close failed: " + reason());
@@ -141,6 +150,7 @@ void AtomicFile::commit() {
   fd_ = -1;
   if (::rename(tmp_path_.c_str(), path_.c_str()) != 0) throw write_error(format_, path_, "cannot replace the target: " + reason());
   committed_ = true;
+  if (!sync_) return;
   // The rename lives in the folder: flush it too. Some file systems cannot open or sync a
   // folder (EINVAL); the file itself is already on the device then.
   const int dir = ::open(parent_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

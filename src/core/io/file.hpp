@@ -39,6 +39,25 @@ class FileBytes {
   std::vector<char> fallback_;
 };
 
+// Whether AtomicFile::commit() flushes the file and its folder to the device (fdatasync
+// before the rename, fsync of the folder after it). On unless the `sync` write option says
+// false: write() holds a SyncScope for the call, and every AtomicFile made on that thread
+// during it takes the setting when it is created. Without the flush a write is still atomic
+// (a rename: no reader sees a partial file, and a failed write leaves the old file as it
+// was), but a power cut soon after it may lose the new file, as it may after a write by
+// meshio, VTK or gmsh.
+bool sync_on_commit();
+class SyncScope {
+ public:
+  explicit SyncScope(bool sync);
+  ~SyncScope();
+  SyncScope(const SyncScope&) = delete;
+  SyncScope& operator=(const SyncScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 class AtomicFile {
  public:
   // Creates the temporary file; throws WriteError naming the path on failure.
@@ -62,6 +81,7 @@ class AtomicFile {
   std::string format_;
   int fd_ = -1;
   bool committed_ = false;
+  bool sync_ = sync_on_commit();  // the setting of the thread that made the file
   std::size_t written_ = 0;  // bytes written so far
   std::size_t flushed_ = 0;  // bytes whose writeback has been started
 };

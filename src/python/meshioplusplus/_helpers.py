@@ -204,7 +204,10 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
     partition (its cell count must be the pieces' total): it is not written itself.
 
     ``comm=`` (an mpi4py communicator): a collective write, ``mesh`` being this rank's
-    part, as one .vtu piece per rank and the .pvtu (docs/parallel.md)."""
+    part, as one .vtu piece per rank and the .pvtu (docs/parallel.md).
+
+    ``sync=False`` (every format): return without flushing the file and its folder to the
+    device; still atomic, but a power cut soon after may lose the write (docs/robustness.md)."""
     comm = kwargs.pop("comm", None)
     if comm is not None:
         from . import _parallel
@@ -228,6 +231,7 @@ def write(filename, mesh: Mesh, file_format: str | None = None, **kwargs) -> Non
             raise WriteError("file_format must be given when writing to a buffer")
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "buffer")
+            kwargs.setdefault("sync", False)  # a scratch file: nothing to make durable
             write(path, mesh, file_format, **kwargs)
             with open(path, "rb") as f:
                 data = f.read()
