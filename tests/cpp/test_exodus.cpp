@@ -1,13 +1,12 @@
 // Exodus II: round trips over the canonical meshes in every netCDF flavour (blocks with
 // names, node and side sets, nodal/element/global variables), the fixtures (hand-written
 // classic and 64-bit offset files with time steps, the old `coord` layout, meshio's and
-// VTK's writers), the `step` option, every truncated prefix, zeroed HDF5 object headers,
-// lying dimensions, and the error a build without netCDF gives.
+// VTK's writers), the `step` option, every truncated prefix, lying dimensions, and the
+// error a build without netCDF gives.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "core/io/hdf5.hpp"  // empty without MESHIOPP_HAVE_HDF5
 #include "formats/exodus/exodus.hpp"
 #include "test_vtk_common.hpp"
 
@@ -247,42 +246,6 @@ TEST(ExodusHostile, EveryTruncatedPrefixReadsOrThrowsReadError) {
     EXPECT_GT(errors, 0u) << file;
   }
 }
-
-#ifdef MESHIOPP_HAVE_HDF5
-// A netCDF-4 file is HDF5, whose 1.10.8 library divides by a chunked layout's dimensions when
-// it opens a dataset (SIGFPE on a zero). Every byte of every dataset's object header in
-// meshio's netCDF-4 file set to 0 gives a Mesh or a ReadError, never a crash: the reader
-// checks the layouts (io::hdf5::check_layouts) before netCDF-C opens the file.
-TEST(ExodusHostile, ZeroedDatasetHeaderBytesOfANetcdf4FileAreAMeshOrAReadError) {
-  NEED_NETCDF();
-  const std::string source = kData + "meshio_tetra.e";
-  const std::string bytes = slurp(source);
-  std::vector<std::pair<std::size_t, std::size_t>> headers;
-  {
-    const meshioplusplus::io::hdf5::Context ctx{"test", source, false};
-    meshioplusplus::io::hdf5::Handle file = meshioplusplus::io::hdf5::open_file(ctx);
-    auto collect = [](hid_t, const char*, const H5O_info_t* info, void* out) -> herr_t {
-      if (info->type == H5O_TYPE_DATASET)
-        static_cast<decltype(headers)*>(out)->push_back({std::size_t(info->addr), std::size_t(info->hdr.space.total)});
-      return 0;
-    };
-    ASSERT_GE(H5Ovisit2(file.get(), H5_INDEX_NAME, H5_ITER_NATIVE, collect, &headers, H5O_INFO_BASIC | H5O_INFO_HDR), 0);
-  }
-  ASSERT_GT(headers.size(), 3u);
-  const std::string path = tmp_path("zeroed.e");
-  std::size_t errors = 0;
-  for (const auto& [at, size] : headers) {
-    for (std::size_t i = at; i < at + size && i < bytes.size(); ++i) {
-      std::string bad = bytes;
-      bad[i] = '\0';
-      spit(path, bad);
-      const std::string outcome = read_outcome(path, "exodus");
-      errors += outcome != "mesh";
-    }
-  }
-  EXPECT_GT(errors, 0u);
-}
-#endif
 
 TEST(ExodusHostile, LyingDimensionIsAReadErrorNamingTheVariable) {
   NEED_NETCDF();

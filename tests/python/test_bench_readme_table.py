@@ -114,9 +114,9 @@ def test_repository_readme_has_the_markers():
 
 
 @pytest.mark.parametrize("flags, suffix", [(dict(), ""), (dict(quick=True), "-quick"), (dict(only="cube"), "-only-cube"),
-                                           (dict(case="vtu binary"), "-case-vtu-binary")])
+                                           (dict(case="vtu binary"), "-case-vtu-binary"), (dict(no_sync=True), "-nosync")])
 def test_partial_runs_never_take_the_full_runs_name(flags, suffix):
-    args = Namespace(**dict(dict(quick=False, only=None, case=""), **flags))
+    args = Namespace(**dict(dict(quick=False, only=None, case="", no_sync=False), **flags))
     stem = run.results_stem(args)
     assert stem.endswith(f"cpu{suffix}")
 

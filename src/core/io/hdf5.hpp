@@ -109,9 +109,8 @@ std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
 // 1.10.8 divides by the chunk dimensions of a layout message when a dataset is opened, so a
 // corrupt file with a zero there would kill the process (SIGFPE); here it is a ReadError
-// naming the dataset. open_file() and open_file_image() run it on every file they open; a
-// reader that hands an HDF5 file to another library (netCDF-4) opens it with open_file() or
-// open_file_image() first. `bytes` / `size`: the whole file.
+// naming the dataset. open_file() and open_file_image() run it on every file they open.
+// `bytes` / `size`: the whole file.
 void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_t size);
 // Groups: opened, or created (with every missing parent) below `loc`.
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path);

@@ -41,7 +41,6 @@
 #include <netcdf_mem.h>  // needs netcdf.h first
 
 #include "core/io/file.hpp"
-#include "core/io/hdf5.hpp"  // empty without MESHIOPP_HAVE_HDF5
 #include "core/io/library_lock.hpp"
 #include "formats/exodus/exodus_internal.hpp"
 #include "formats/exodus/exodus_nc.hpp"
@@ -66,7 +65,6 @@ class File {
     int status = NC_NOERR;
     if (S_ISREG(st.st_mode)) {
       check_header_of(path);
-      check_hdf5_layouts(nullptr, 0);
       status = nc_open(path.c_str(), NC_NOWRITE, &id_);
     } else {
       // netCDF-C seeks: a pipe or a character device is read whole first and opened from
@@ -75,7 +73,6 @@ class File {
       image_.assign(bytes.data(), bytes.size());
       file_bytes_ = image_.size();
       check_classic_header(image_, path);
-      check_hdf5_layouts(image_.data(), image_.size());
       status = nc_open_mem(path.c_str(), NC_NOWRITE, image_.size(), image_.data(), &id_);
     }
     if (status != NC_NOERR) {
@@ -88,29 +85,6 @@ class File {
   }
   ~File() {
     if (id_ >= 0) nc_close(id_);
-  }
-
-  // A netCDF-4 file is an HDF5 file: its datasets' layouts are checked (see
-  // io::hdf5::check_layouts: HDF5 1.10.8 crashes on a zero chunk dimension) by opening it
-  // with the HDF5 toolkit once before netCDF-C opens it. `image`: the bytes of a file read
-  // whole; nullptr: the regular file path_.
-  void check_hdf5_layouts(const char* image, std::size_t size) const {
-#ifdef MESHIOPP_HAVE_HDF5
-    static constexpr char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
-    const io::hdf5::Context ctx{"exodus", path_, false};
-    if (image) {
-      if (size >= 8 && std::memcmp(image, kSignature, 8) == 0) io::hdf5::open_file_image(ctx, image, size);
-      return;
-    }
-    char head[8] = {};
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail("cannot open");
-    const bool hdf5 = ::pread(fd, head, 8, 0) == 8 && std::memcmp(head, kSignature, 8) == 0;
-    ::close(fd);
-    if (hdf5) io::hdf5::open_file(ctx);
-#else
-    (void)image, (void)size;
-#endif
   }
 
   // check_classic_header on the file's first bytes, 64 KiB at first: a check that runs out
