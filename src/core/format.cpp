@@ -169,13 +169,18 @@ void write(const std::string& path, const Mesh& mesh, const std::string& format_
   });
 }
 
-bool sync_option(const Options& options, std::string_view format) {
-  const auto it = options.find("sync");
-  if (it == options.end()) return true;
-  const std::string& v = it->second;
+namespace {
+// The spellings of a boolean option (C++ "true"/"1", Python's str(True)).
+bool parse_bool_option(std::string_view format, const std::string& key, const std::string& v) {
   if (v == "true" || v == "1" || v == "True") return true;
   if (v == "false" || v == "0" || v == "False") return false;
-  throw std::invalid_argument(std::string(format) + ": option 'sync': expected true or false, found '" + v + "'");
+  throw std::invalid_argument(std::string(format) + ": option '" + key + "': expected true or false, found '" + v + "'");
+}
+}  // namespace
+
+bool sync_option(const Options& options, std::string_view format) {
+  const auto it = options.find("sync");
+  return it == options.end() || parse_bool_option(format, "sync", it->second);
 }
 
 void write_pieces(const std::string& path, const std::vector<Mesh>& pieces, const std::string& format,
@@ -212,10 +217,7 @@ std::string OptionReader::get_string(const std::string& key, const std::string& 
 }
 
 bool OptionReader::get_bool(const std::string& key, bool fallback) {
-  const std::string v = get_string(key, fallback ? "true" : "false");
-  if (v == "true" || v == "1" || v == "True") return true;
-  if (v == "false" || v == "0" || v == "False") return false;
-  throw std::invalid_argument(format_ + ": option '" + key + "': expected true or false, found '" + v + "'");
+  return parse_bool_option(format_, key, get_string(key, fallback ? "true" : "false"));
 }
 
 long long OptionReader::get_int(const std::string& key, long long fallback) {
