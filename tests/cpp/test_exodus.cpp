@@ -1,12 +1,13 @@
 // Exodus II: round trips over the canonical meshes in every netCDF flavour (blocks with
 // names, node and side sets, nodal/element/global variables), the fixtures (hand-written
 // classic and 64-bit offset files with time steps, the old `coord` layout, meshio's and
-// VTK's writers), the `step` option, every truncated prefix, lying dimensions, and the
-// error a build without netCDF gives.
+// VTK's writers), the `step` option, every truncated prefix, zeroed HDF5 object headers,
+// corrupt global heap objects, lying dimensions, and the error a build without netCDF gives.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
+#include "core/io/hdf5.hpp"  // empty without MESHIOPP_HAVE_HDF5
 #include "formats/exodus/exodus.hpp"
 #include "test_vtk_common.hpp"
 
@@ -246,6 +247,95 @@ TEST(ExodusHostile, EveryTruncatedPrefixReadsOrThrowsReadError) {
     EXPECT_GT(errors, 0u) << file;
   }
 }
+
+#ifdef MESHIOPP_HAVE_HDF5
+// A netCDF-4 file is HDF5, whose 1.10.8 library divides by a chunked layout's dimensions when
+// it opens a dataset (SIGFPE on a zero). Every byte of every dataset's object header in
+// meshio's netCDF-4 file set to 0 gives a Mesh or a ReadError, never a crash: the reader
+// checks the layouts (io::hdf5::check_layouts) before netCDF-C opens the file.
+TEST(ExodusHostile, ZeroedDatasetHeaderBytesOfANetcdf4FileAreAMeshOrAReadError) {
+  NEED_NETCDF();
+  const std::string source = kData + "meshio_tetra.e";
+  const std::string bytes = slurp(source);
+  std::vector<std::pair<std::size_t, std::size_t>> headers;
+  {
+    const meshioplusplus::io::hdf5::Context ctx{"test", source, false};
+    meshioplusplus::io::hdf5::Handle file = meshioplusplus::io::hdf5::open_file(ctx);
+    auto collect = [](hid_t, const char*, const H5O_info_t* info, void* out) -> herr_t {
+      if (info->type == H5O_TYPE_DATASET)
+        static_cast<decltype(headers)*>(out)->push_back({std::size_t(info->addr), std::size_t(info->hdr.space.total)});
+      return 0;
+    };
+    ASSERT_GE(H5Ovisit2(file.get(), H5_INDEX_NAME, H5_ITER_NATIVE, collect, &headers, H5O_INFO_BASIC | H5O_INFO_HDR), 0);
+  }
+  ASSERT_GT(headers.size(), 3u);
+  const std::string path = tmp_path("zeroed.e");
+  std::size_t errors = 0;
+  for (const auto& [at, size] : headers) {
+    for (std::size_t i = at; i < at + size && i < bytes.size(); ++i) {
+      std::string bad = bytes;
+      bad[i] = '\0';
+      spit(path, bad);
+      const std::string outcome = read_outcome(path, "exodus");
+      errors += outcome != "mesh";
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
+// netCDF-C reads each variable's DIMENSION_LIST attribute, whose values HDF5 1.10.8 copies
+// out of the global heap with the size the heap object declares: a flipped size there
+// overran HDF5's buffer (a segfault in H5HG_read). Every byte of the file's global heap
+// collection flipped (three ways) gives a Mesh or a ReadError, and a wrong object size is
+// a ReadError naming the dataset whose attribute needs it.
+TEST(ExodusHostile, FlippedGlobalHeapBytesOfANetcdf4FileAreAMeshOrAReadError) {
+  NEED_NETCDF();
+  const std::string bytes = slurp(kData + "meshio_tetra.e");
+  const std::size_t heap = bytes.find("GCOL");
+  ASSERT_NE(heap, std::string::npos);
+  // The collection's header (16 bytes), its objects (index 2, reference count 2, reserved
+  // 4, size 8, data padded to 8; little-endian) and the header of its free space (index 0):
+  // the free space's own bytes are never read.
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
+  const std::uint64_t heap_size = u64(heap + 8);
+  ASSERT_LE(heap + heap_size, bytes.size());
+  std::size_t used = heap + 16;
+  while (used + 16 <= heap + heap_size && (bytes[used] != 0 || bytes[used + 1] != 0)) used += 16 + (u64(used + 8) + 7) / 8 * 8;
+  used += 16;
+  ASSERT_LE(used, heap + heap_size);
+  const std::string path = tmp_path("flipped_heap.e");
+  std::size_t errors = 0, meshes = 0;
+  for (std::size_t i = heap; i < used; ++i) {
+    for (const unsigned char mask : {0x01, 0x80, 0xff}) {
+      std::string bad = bytes;
+      bad[i] = static_cast<char>(bad[i] ^ mask);
+      spit(path, bad);
+      (read_outcome(path, "exodus") == "mesh" ? meshes : errors) += 1;
+    }
+  }
+  EXPECT_GT(errors, 0u);
+  EXPECT_GT(meshes, 0u);  // reference counts and reserved bytes are not checked by HDF5
+  // The size of the first heap object (8 bytes after its index, reference count and 4
+  // reserved bytes), whose DIMENSION_LIST value is one 8-byte reference: made 9 it overruns
+  // HDF5's buffer and no longer walks to the collection's end; made 4 it walks, but holds
+  // less than the value needs.
+  const std::size_t first_size = heap + 16 + 8;
+  ASSERT_EQ(bytes[first_size], '\x08');
+  for (const char size : {'\x09', '\x04'}) {
+    std::string bad = bytes;
+    bad[first_size] = size;
+    spit(path, bad);
+    const std::string outcome = read_outcome(path, "exodus");
+    const std::string expected = size == '\x09' ? "the global heap collection at " + std::to_string(heap) + " has an object"
+                                                : "needs 8 bytes but its global heap object (collection at " + std::to_string(heap);
+    EXPECT_NE(outcome.find(expected), std::string::npos) << outcome;
+  }
+}
+#endif
 
 TEST(ExodusHostile, LyingDimensionIsAReadErrorNamingTheVariable) {
   NEED_NETCDF();

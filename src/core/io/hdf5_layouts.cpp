@@ -5,12 +5,20 @@
 // process with SIGFPE; later HDF5 releases refuse it. Until the library does, every dataset's
 // object header is found here (H5Ovisit2 with basic information decodes no layout) and its
 // layout message read directly.
+// The same library copies a variable-length attribute value (netCDF-4's DIMENSION_LIST on
+// every variable, variable-length strings) out of the global heap with the size the heap
+// object declares, not the size the value needs: a corrupt size there overruns HDF5's own
+// buffer (a segfault in H5HG_read). Every variable-length value of every attribute stored in
+// an object header is therefore looked up in its global heap collection here, and its heap
+// object must exist and hold exactly the value's bytes.
 // Spec: HDF5 File Format Specification version 3.0, https://docs.hdfgroup.org/hdf5/v1_10/_f_m_t3.html
-// (IV.A.1 object header prefixes, IV.A.2.i "Data Storage - Layout", IV.A.2.q continuation).
+// (IV.A.1 object header prefixes, IV.A.2.i "Data Storage - Layout", IV.A.2.q continuation,
+// IV.A.2.m attribute, IV.A.2.d datatype, IV.A.2.b dataspace, III.E global heap).
 #ifdef MESHIOPP_HAVE_HDF5
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,13 +30,16 @@ namespace {
 
 constexpr unsigned kLayoutMessage = 0x0008;
 constexpr unsigned kContinuationMessage = 0x0010;
+constexpr unsigned kAttributeMessage = 0x000C;
 constexpr unsigned kChunkedClass = 2;
+constexpr unsigned kVariableLengthClass = 9;
 // A header is a few blocks; a loop of continuations (a corrupt file) stops here.
 constexpr int kMaxBlocks = 4096;
 
 // One object header's messages, walked over the file's bytes. Anything out of range or of
 // an unknown version ends the walk quietly: HDF5 checks those itself and fails cleanly;
-// only a chunked layout with a zero dimension, which HDF5 1.10.8 does not survive, is told.
+// only what HDF5 1.10.8 does not survive is told: a chunked layout with a zero dimension, a
+// variable-length attribute value whose global heap object is missing or of another size.
 class HeaderWalk {
  public:
   HeaderWalk(const unsigned char* file, std::size_t size, std::uint64_t base, unsigned sizeof_addr, unsigned sizeof_size)
@@ -85,6 +96,7 @@ class HeaderWalk {
       if (size > end - data) return;
       if (!(flags & 0x02)) {  // a shared message's data is elsewhere (layouts never are)
         if (type == kLayoutMessage) layout(data, size);
+        if (type == kAttributeMessage) attribute(data, size);
         if (type == kContinuationMessage && size >= addr_bytes_ + size_bytes_)
           continuations.push_back({le(data, addr_bytes_), le(data + addr_bytes_, size_bytes_)});
       }
@@ -143,25 +155,156 @@ class HeaderWalk {
       }
   }
 
+  // The attribute message at [at, at + size): each variable-length value of its data must be
+  // a global heap object of exactly its bytes. Versions 1 (parts padded to 8 bytes), 2 and 3;
+  // a shared datatype or dataspace (flags 1, 2) is elsewhere and left to HDF5.
+  void attribute(std::uint64_t at, std::uint64_t size) {
+    if (size < 8) return;
+    const unsigned version = file_[at];
+    if (version < 1 || version > 3 || (version >= 2 && (file_[at + 1] & 0x03))) return;
+    const std::uint64_t name = le(at + 2, 2), type = le(at + 4, 2), space = le(at + 6, 2);
+    auto part = [version](std::uint64_t n) { return version == 1 ? (n + 7) / 8 * 8 : n; };
+    std::uint64_t pos = at + (version == 3 ? 9 : 8);
+    const std::uint64_t end = at + size;
+    if (pos + part(name) > end) return;
+    pos += part(name);
+    const std::uint64_t type_at = pos;
+    if (type < 8 || pos + part(type) > end) return;
+    pos += part(type);
+    const std::uint64_t space_at = pos;
+    if (pos + part(space) > end) return;
+    pos += part(space);
+    // Datatype: class in the low 4 bits of byte 0; a variable-length type's properties are its
+    // base type, whose size is at 4 bytes into it. Nested variable-length types are left alone.
+    if ((file_[type_at] & 0x0F) != kVariableLengthClass || type < 16) return;
+    if ((file_[type_at + 8] & 0x0F) == kVariableLengthClass) return;
+    const std::uint64_t base_size = le(type_at + 12, 4);
+    std::uint64_t count = 0;
+    if (!elements(space_at, space, count)) return;
+    const std::uint64_t element = 4 + addr_bytes_ + 4;  // length, heap collection, object index
+    if (count > (end - pos) / element) return;  // HDF5 refuses a short attribute itself
+    for (std::uint64_t i = 0; i < count && problem_.empty(); ++i, pos += element) {
+      const std::uint64_t length = le(pos, 4), collection = le(pos + 4, addr_bytes_);
+      const std::uint64_t index = le(pos + 4 + addr_bytes_, 4);
+      if (length == 0) continue;  // an empty value reads nothing from the heap
+      const std::uint64_t want = length * base_size;
+      const std::uint64_t have = heap_object_size(collection, index);
+      if (!problem_.empty()) return;
+      if (have != want)
+        problem_ = "an attribute's variable-length value " + std::to_string(i) + " needs " + std::to_string(want) +
+                   " bytes but its global heap object (collection at " + std::to_string(collection) + ", index " +
+                   std::to_string(index) + ") " + (have == kMissing ? std::string("is missing") : "holds " + std::to_string(have));
+    }
+  }
+
+  // The number of elements a dataspace message at [at, at + size) describes (versions 1, 2).
+  bool elements(std::uint64_t at, std::uint64_t size, std::uint64_t& count) const {
+    if (size < 4) return false;
+    const unsigned version = file_[at], rank = file_[at + 1];
+    std::uint64_t dims_at = 0;
+    if (version == 1) {
+      dims_at = at + 8;
+    } else if (version == 2) {
+      if (file_[at + 3] == 2) {  // null dataspace: no elements
+        count = 0;
+        return true;
+      }
+      dims_at = at + 4;
+    } else {
+      return false;
+    }
+    if (rank * std::uint64_t{size_bytes_} > at + size - std::min(dims_at, at + size)) return false;
+    count = 1;
+    for (unsigned d = 0; d < rank; ++d) {
+      const std::uint64_t n = le(dims_at + d * size_bytes_, size_bytes_);
+      if (n != 0 && count > (std::uint64_t{1} << 40) / n) return false;  // HDF5 refuses that itself
+      count *= n;
+    }
+    return true;
+  }
+
+  static constexpr std::uint64_t kMissing = ~std::uint64_t{0};
+
+  struct Heap {
+    std::string problem;                           // what makes HDF5's own walk unsafe
+    std::map<std::uint64_t, std::uint64_t> sizes;  // object index -> bytes
+  };
+
+  // The size of object `index` of the global heap collection at `address` (kMissing when
+  // the object is not there). HDF5 walks a whole collection when it loads one: "GCOL",
+  // version 1, 3 reserved, the collection's size; then objects: index (2), reference count
+  // (2), 4 reserved, size, data padded to 8 bytes; index 0 is free space whose size counts
+  // its own header (and a free space of size 0 is a walk that never ends). The walk is done
+  // here first, once per collection; it must end exactly at the collection's end.
+  std::uint64_t heap_object_size(std::uint64_t address, std::uint64_t index) {
+    auto it = heaps_.find(address);
+    if (it == heaps_.end()) it = heaps_.emplace(address, walk_heap(address)).first;
+    const Heap& heap = it->second;
+    if (!heap.problem.empty()) {
+      problem_ = "the global heap collection at " + std::to_string(address) + " " + heap.problem;
+      return kMissing;
+    }
+    const auto object = heap.sizes.find(index);
+    return object == heap.sizes.end() ? kMissing : object->second;
+  }
+
+  Heap walk_heap(std::uint64_t address) const {
+    Heap heap;
+    const std::uint64_t at = base_ + address;
+    const std::uint64_t head = 8 + size_bytes_, object_head = 8 + size_bytes_;
+    if (!in_file(at, head) || std::memcmp(file_ + at, "GCOL", 4) != 0 || file_[at + 4] != 1) {
+      heap.problem = "is not a global heap collection (version 1)";
+      return heap;
+    }
+    const std::uint64_t bytes = le(at + 8, size_bytes_);
+    if (bytes < head || !in_file(at, bytes)) {
+      heap.problem = "declares " + std::to_string(bytes) + " bytes, more than the file holds";
+      return heap;
+    }
+    const std::uint64_t end = at + bytes;
+    for (std::uint64_t pos = at + head; pos < end;) {
+      if (object_head > end - pos) break;  // a tail too short for an object is free space
+      const std::uint64_t id = le(pos, 2), n = le(pos + 8, size_bytes_);
+      std::uint64_t need = n;
+      if (id != 0) {
+        if (n > end - pos - object_head) {
+          heap.problem = "has object " + std::to_string(id) + " of " + std::to_string(n) + " bytes past its end";
+          return heap;
+        }
+        heap.sizes[id] = n;
+        need = object_head + (n + 7) / 8 * 8;
+      }
+      if (need == 0 || need > end - pos) {
+        heap.problem = "has an object (index " + std::to_string(id) + ", " + std::to_string(n) + " bytes) at offset " +
+                       std::to_string(pos - at) + " that does not end within the collection";
+        return heap;
+      }
+      pos += need;
+    }
+    return heap;
+  }
+
   const unsigned char* file_;
   std::size_t size_;
   std::uint64_t base_;
   unsigned addr_bytes_, size_bytes_;
   int blocks_ = 0;
   std::string problem_;
+  std::map<std::uint64_t, Heap> heaps_;  // by collection address
 };
 
 struct Visit {
   HeaderWalk* walk;
-  std::string name, problem;
+  std::string kind, name, problem;
 };
 
 herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* out) {
   auto* v = static_cast<Visit*>(out);
-  if (info->type != H5O_TYPE_DATASET) return 0;
+  if (info->type != H5O_TYPE_DATASET && info->type != H5O_TYPE_GROUP) return 0;
   std::string problem = v->walk->check(info->addr);
   if (problem.empty()) return 0;
-  v->name = name;
+  v->kind = info->type == H5O_TYPE_DATASET ? "dataset" : "group";
+  v->name = std::strcmp(name, ".") == 0 ? "" : name;
   v->problem = std::move(problem);
   return 1;  // stop
 }
@@ -180,11 +323,11 @@ void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_
                   std::to_string(sizeof_size) + " bytes");
   HeaderWalk walk(static_cast<const unsigned char*>(bytes), size, userblock, static_cast<unsigned>(sizeof_addr),
                   static_cast<unsigned>(sizeof_size));
-  Visit visit{&walk, {}, {}};
+  Visit visit{&walk, {}, {}, {}};
   if (H5Ovisit2(file, H5_INDEX_NAME, H5_ITER_NATIVE, &visit_object, &visit, H5O_INFO_BASIC) < 0 && visit.problem.empty())
     fail(ctx, "cannot list the objects of the file");
   if (!visit.problem.empty())
-    fail(ctx, "dataset /" + visit.name + ": " + visit.problem + ", which HDF5 1.10 cannot open safely (a corrupt file)");
+    fail(ctx, visit.kind + " /" + visit.name + ": " + visit.problem + ", which HDF5 1.10 cannot read safely (a corrupt file)");
 }
 
 }  // namespace meshioplusplus::io::hdf5

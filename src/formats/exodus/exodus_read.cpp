@@ -41,6 +41,7 @@
 #include <netcdf_mem.h>  // needs netcdf.h first
 
 #include "core/io/file.hpp"
+#include "core/io/hdf5.hpp"  // empty without MESHIOPP_HAVE_HDF5
 #include "core/io/library_lock.hpp"
 #include "formats/exodus/exodus_internal.hpp"
 #include "formats/exodus/exodus_nc.hpp"
@@ -65,6 +66,7 @@ class File {
     int status = NC_NOERR;
     if (S_ISREG(st.st_mode)) {
       check_header_of(path);
+      check_hdf5_layouts(io::FileBytes(path, "exodus"));
       status = nc_open(path.c_str(), NC_NOWRITE, &id_);
     } else {
       // netCDF-C seeks: a pipe or a character device is read whole first and opened from
@@ -73,6 +75,7 @@ class File {
       image_.assign(bytes.data(), bytes.size());
       file_bytes_ = image_.size();
       check_classic_header(image_, path);
+      check_hdf5_layouts(bytes);
       status = nc_open_mem(path.c_str(), NC_NOWRITE, image_.size(), image_.data(), &id_);
     }
     if (status != NC_NOERR) {
@@ -85,6 +88,22 @@ class File {
   }
   ~File() {
     if (id_ >= 0) nc_close(id_);
+  }
+
+  // A netCDF-4 file is an HDF5 file: its datasets' layouts are checked (io::hdf5::check_layouts:
+  // HDF5 1.10.8 divides by a chunk dimension read from the file) before netCDF-C opens it.
+  // The check opens a copy of the bytes in memory, never the file by its name: HDF5 shares
+  // one open file between opens of the same file, and an open of a corrupt file that failed
+  // half-way must leave nothing netCDF-C's own open would find. The copy is freed before
+  // netCDF-C reads anything.
+  void check_hdf5_layouts(const io::FileBytes& bytes) const {
+#ifdef MESHIOPP_HAVE_HDF5
+    static constexpr char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) return;
+    io::hdf5::open_file_image(io::hdf5::Context{"exodus", path_, false}, bytes.data(), bytes.size());
+#else
+    (void)bytes;
+#endif
   }
 
   // check_classic_header on the file's first bytes, 64 KiB at first: a check that runs out
