@@ -109,7 +109,10 @@ std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
 // 1.10.8 divides by the chunk dimensions of a layout message when a dataset is opened, so a
 // corrupt file with a zero there would kill the process (SIGFPE); here it is a ReadError
-// naming the dataset. open_file() and open_file_image() run it on every file they open.
+// naming the dataset. Likewise each variable-length attribute value (netCDF-4's DIMENSION_LIST,
+// h5py's strings) must be a global heap object of exactly its bytes in a collection that walks
+// to its end (HDF5 1.10.8 trusts those sizes: a segfault, or an endless loop, on a corrupt one).
+// open_file() and open_file_image() run it on every file they open.
 // `bytes` / `size`: the whole file.
 void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_t size);
 // Groups: opened, or created (with every missing parent) below `loc`.
