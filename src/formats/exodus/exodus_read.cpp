@@ -66,7 +66,7 @@ class File {
     int status = NC_NOERR;
     if (S_ISREG(st.st_mode)) {
       check_header_of(path);
-      check_hdf5_layouts(io::FileBytes(path, "exodus"));
+      check_hdf5_layouts(nullptr, 0);
       status = nc_open(path.c_str(), NC_NOWRITE, &id_);
     } else {
       // netCDF-C seeks: a pipe or a character device is read whole first and opened from
@@ -75,7 +75,7 @@ class File {
       image_.assign(bytes.data(), bytes.size());
       file_bytes_ = image_.size();
       check_classic_header(image_, path);
-      check_hdf5_layouts(bytes);
+      check_hdf5_layouts(image_.data(), image_.size());
       status = nc_open_mem(path.c_str(), NC_NOWRITE, image_.size(), image_.data(), &id_);
     }
     if (status != NC_NOERR) {
@@ -90,19 +90,26 @@ class File {
     if (id_ >= 0) nc_close(id_);
   }
 
-  // A netCDF-4 file is an HDF5 file: its datasets' layouts are checked (io::hdf5::check_layouts:
-  // HDF5 1.10.8 divides by a chunk dimension read from the file) before netCDF-C opens it.
-  // The check opens a copy of the bytes in memory, never the file by its name: HDF5 shares
-  // one open file between opens of the same file, and an open of a corrupt file that failed
-  // half-way must leave nothing netCDF-C's own open would find. The copy is freed before
-  // netCDF-C reads anything.
-  void check_hdf5_layouts(const io::FileBytes& bytes) const {
+  // A netCDF-4 file is an HDF5 file: its datasets' layouts and its attributes' global heap
+  // objects are checked (io::hdf5::check_layouts: HDF5 1.10.8 trusts both) before netCDF-C
+  // opens it, with the HDF5 toolkit, which closes the file again before netCDF-C opens it.
+  // `image`: the bytes of a file read whole (a pipe); nullptr: the regular file path_.
+  void check_hdf5_layouts(const char* image, std::size_t size) const {
 #ifdef MESHIOPP_HAVE_HDF5
     static constexpr char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
-    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) return;
-    io::hdf5::open_file_image(io::hdf5::Context{"exodus", path_, false}, bytes.data(), bytes.size());
+    const io::hdf5::Context ctx{"exodus", path_, false};
+    if (image) {
+      if (size >= 8 && std::memcmp(image, kSignature, 8) == 0) io::hdf5::open_file_image(ctx, image, size);
+      return;
+    }
+    char head[8] = {};
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail("cannot open");
+    const bool hdf5 = ::pread(fd, head, 8, 0) == 8 && std::memcmp(head, kSignature, 8) == 0;
+    ::close(fd);
+    if (hdf5) io::hdf5::open_file(ctx);
 #else
-    (void)bytes;
+    (void)image, (void)size;
 #endif
   }
 
