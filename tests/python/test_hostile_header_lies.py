@@ -724,6 +724,49 @@ def vtkhdf_count(name: str):
 VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
+# --- med: the entity counts are NBR attributes (int64 scalars as h5py writes them) ---------
+# A MED file as meshio lays it out (3 points, 1 triangle), made once by h5py in a subprocess,
+# with a marker value in each NBR attribute to find where it lies; each case rewrites one.
+_MED_TEMPLATE = None
+_MED_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+markers = {"COO": 0x0123456789ABCDE1, "NOD": 0x0123456789ABCDE2}
+buf = io.BytesIO()
+with h5py.File(buf, "w", libver="latest") as f:
+    m = f.create_group("ENS_MAA/mesh")
+    m.attrs["ESP"] = 2
+    s = m.create_group("-0000000000000000001-0000000000000000001")
+    coo = s.create_dataset("NOE/COO", data=np.array([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]))
+    coo.attrs["NBR"] = np.int64(markers["COO"])
+    nod = s.create_dataset("MAI/TR3/NOD", data=np.array([1, 2, 3], dtype=np.int64))
+    nod.attrs["NBR"] = np.int64(markers["NOD"])
+data = buf.getvalue()
+offsets = {k: data.find(np.int64(v).tobytes()) for k, v in markers.items()}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": data.hex()}))
+"""
+
+
+def _med_template():
+    global _MED_TEMPLATE
+    if _MED_TEMPLATE is None:
+        out = subprocess.run(["/usr/bin/python3", "-c", _MED_MAKER], check=True, capture_output=True, text=True).stdout
+        made = json.loads(out)
+        assert min(made["offsets"].values()) > 0
+        _MED_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
+    return _MED_TEMPLATE
+
+
+def med_count(name: str):
+    def build(v):
+        data, offsets = _med_template()
+        data = bytearray(data)
+        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
+        return bytes(data)
+    return build
+
+
+MED = {"NOE/COO@NBR": (med_count("COO"), 3), "MAI/TR3/NOD@NBR": (med_count("NOD"), 1)}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -740,6 +783,7 @@ CASES["avsucd"] = AVSUCD
 CASES["tecplot"] = TECPLOT
 CASES["wkt"] = WKT
 CASES["vtkhdf"] = VTKHDF
+CASES["med"] = MED
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:
