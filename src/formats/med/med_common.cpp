@@ -36,30 +36,37 @@ std::optional<std::string_view> meshio_type_name(std::string_view med_type) {
   return std::nullopt;
 }
 
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t row, DType dtype) {
-  NDArray out = NDArray::uninit(dtype, {rows, row});
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype) {
+  NDArray out = NDArray::uninit(dtype, {rows, a * b});
   visit_dtype(dtype, [&](auto out_tag) {
     using O = decltype(out_tag);
     O* o = out.data<O>();
     visit_dtype(flat.dtype(), [&](auto in_tag) {
       using I = decltype(in_tag);
       const I* in = flat.data<const I>();
-      for (std::size_t j = 0; j < row; ++j)
-        for (std::size_t i = 0; i < rows; ++i) o[i * row + j] = static_cast<O>(in[j * rows + i]);
+      // Row-major index (i, g, c) = (i * a + g) * b + c; column-major i + rows * (g + a * c).
+      for (std::size_t c = 0; c < b; ++c)
+        for (std::size_t g = 0; g < a; ++g) {
+          const I* col = in + rows * (g + a * c);
+          for (std::size_t i = 0; i < rows; ++i) o[(i * a + g) * b + c] = static_cast<O>(col[i]);
+        }
     });
   });
   return out;
 }
 
-NDArray to_columns(const NDArray& a) {
-  const std::size_t rows = a.dim(0), row = a.row_size();
-  NDArray out = NDArray::uninit(a.dtype(), {rows * row});
-  visit_dtype(a.dtype(), [&](auto tag) {
+NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b) {
+  const std::size_t rows = rows_array.dim(0);
+  NDArray out = NDArray::uninit(rows_array.dtype(), {rows * a * b});
+  visit_dtype(rows_array.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    const T* in = a.data<const T>();
+    const T* in = rows_array.data<const T>();
     T* o = out.data<T>();
-    for (std::size_t i = 0; i < rows; ++i)
-      for (std::size_t j = 0; j < row; ++j) o[j * rows + i] = in[i * row + j];
+    for (std::size_t c = 0; c < b; ++c)
+      for (std::size_t g = 0; g < a; ++g) {
+        T* col = o + rows * (g + a * c);
+        for (std::size_t i = 0; i < rows; ++i) col[i] = in[(i * a + g) * b + c];
+      }
   });
   return out;
 }

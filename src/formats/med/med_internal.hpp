@@ -44,10 +44,11 @@ inline constexpr std::size_t kGroupNameSize = 80;  // MED_LNAME_SIZE: a group na
 inline constexpr std::size_t kNameSize = 64;       // MED_NAME_SIZE: mesh, field, family names
 inline constexpr const char* kNoProfile = "MED_NO_PROFILE_INTERNAL";
 
-// Column-major (Fortran order) values, `rows` of `row` each, as a row-major (rows, row)
-// array of `dtype`; and back (a row-major array flattened column by column).
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t row, DType dtype);
-NDArray to_columns(const NDArray& rows);
+// Column-major (Fortran order) values of shape (rows, a, b) as a row-major (rows, a * b)
+// array of `dtype`; and back: a row-major array of rows of a * b values flattened as
+// numpy's flatten(order="F") of its (rows, a, b) shape. b = 1 for (rows, a) arrays.
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype);
+NDArray to_columns(const NDArray& rows, std::size_t a, std::size_t b);
 
 #ifdef MESHIOPP_HAVE_HDF5
 // A family's group names: dataset `path` of (n,) arrays of 80 chars (NUL-padded), as

@@ -152,7 +152,7 @@ class Reader {
     const std::size_t n = count_attr(coo, "NBR", bound());
     const NDArray flat = values(coo, std::uint64_t(n) * dim, false);
     const DType dt = flat.dtype() == DType::float32 ? DType::float32 : DType::float64;
-    mesh_.points = from_columns(flat, n, dim, dt);
+    mesh_.points = from_columns(flat, n, dim, 1, dt);
     if (dim == 1) {  // the data model holds 2-D or 3-D points: y = 0
       NDArray p = NDArray::zeros(dt, {n, 2});
       visit_dtype(dt, [&](auto tag) {
@@ -185,7 +185,7 @@ class Reader {
       const std::string nod = mai + "/" + med_type + "/NOD";
       const auto k = static_cast<std::size_t>(cell_type(*type).num_nodes);
       const std::size_t m = count_attr(nod, "NBR", bound());
-      NDArray conn = from_columns(values(nod, std::uint64_t(m) * k, true), m, k, DType::int64);
+      NDArray conn = from_columns(values(nod, std::uint64_t(m) * k, true), m, k, 1, DType::int64);
       std::int64_t* c = conn.data<std::int64_t>();
       for (std::size_t i = 0; i < m * k; ++i) {
         if (c[i] < 1 || c[i] > num_points)
@@ -305,7 +305,7 @@ class Reader {
     }
     // Column-major (NBR, NGA, NCO) -> row-major rows of NGA * NCO values.
     const DType dt = index.empty() ? flat.dtype() : DType::float64;  // holes are NaN
-    NDArray rows = from_columns(flat, nbr, row, dt);
+    NDArray rows = from_columns(flat, nbr, nga, nco, dt);
     if (!index.empty()) {
       NDArray full = NDArray::uninit(DType::float64, {entities, row});
       double* o = full.data<double>();

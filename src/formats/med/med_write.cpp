@@ -110,7 +110,7 @@ class Writer {
     int_attr(noe, "CGT", 1), int_attr(noe, "CGS", 1);
     h5::write_attribute(ctx_, noe.get(), "PFL", std::string_view(kNoProfile));
     const NDArray points = mesh.points.dtype() == DType::float64 ? mesh.points : mesh.points.as_dtype(DType::float64);
-    counted(noe, "COO", to_columns(points), n);
+    counted(noe, "COO", to_columns(points, dim, 1), n);
 
     const Families node_fams = node_families(mesh, n);
     if (!node_fams.numbers.empty()) counted(noe, "FAM", NDArray::from_vector(node_fams.numbers), n);
@@ -125,7 +125,8 @@ class Writer {
       h5::Handle g = h5::create_group(ctx_, mai.get(), std::string(*med_type_name(b.type)));
       int_attr(g, "CGT", 1), int_attr(g, "CGS", 1);
       h5::write_attribute(ctx_, g.get(), "PFL", std::string_view(kNoProfile));
-      NDArray conn = to_columns(b.connectivity.dtype() == DType::int64 ? b.connectivity : b.connectivity.as_dtype(DType::int64));
+      NDArray conn = to_columns(b.connectivity.dtype() == DType::int64 ? b.connectivity : b.connectivity.as_dtype(DType::int64),
+                                static_cast<std::size_t>(b.nodes_per_cell()), 1);
       for (std::int64_t* c = conn.data<std::int64_t>(), *e = c + conn.size(); c != e; ++c) ++*c;
       counted(g, "NOD", conn, b.size());
       if (!cell_fams.numbers.empty()) {
@@ -148,7 +149,7 @@ class Writer {
     for (const auto& [data_name, a] : mesh.point_data) {
       if (data_name == "point_tags") continue;  // the node families
       h5::Handle s = field_step(cha, data_name, a.ndim() > 1 ? a.row_size() : 1);
-      support(s, "NOE", a.reshaped({a.dim(0), a.row_size()}), 1);
+      support(s, "NOE", a.reshaped({a.dim(0), a.row_size()}), 1, a.row_size());
     }
     for (const auto& [data_name, list] : mesh.cell_data) {
       if (data_name == "cell_tags") continue;  // the cell families
@@ -160,7 +161,7 @@ class Writer {
         const std::string type(*med_type_name(mesh.cells[b].type));
         // (n,) or (n, k): one value per cell (MED's ELEM); (n, nodes, k): per cell node (ELNO).
         const std::size_t nga = a.ndim() > 2 ? a.dim(1) : 1;
-        support(s, (nga > 1 ? "NOE." : "MAI.") + type, a.reshaped({a.dim(0), nga * nco}), nga);
+        support(s, (nga > 1 ? "NOE." : "MAI.") + type, a.reshaped({a.dim(0), nga * nco}), nga, nco);
       }
     }
     cha.reset(), fas.reset(), mai.reset(), noe.reset(), step.reset(), m.reset();
@@ -290,7 +291,8 @@ class Writer {
   }
 
   // One support of a step: rows of NGA * NCO values, written column-major as float64.
-  void support(const h5::Handle& step, const std::string& name, const NDArray& rows, std::size_t nga) const {
+  void support(const h5::Handle& step, const std::string& name, const NDArray& rows, std::size_t nga,
+               std::size_t nco) const {
     h5::Handle s = h5::create_group(ctx_, step.get(), name);
     h5::write_attribute(ctx_, s.get(), "GAU", std::string_view(""));
     h5::write_attribute(ctx_, s.get(), "PFL", std::string_view(kNoProfile));
@@ -298,7 +300,7 @@ class Writer {
     int_attr(p, "NBR", static_cast<std::int64_t>(rows.dim(0)));
     int_attr(p, "NGA", static_cast<std::int64_t>(nga));
     h5::write_attribute(ctx_, p.get(), "GAU", std::string_view(""));
-    h5::write_dataset(ctx_, p.get(), "CO", to_columns(rows.dtype() == DType::float64 ? rows : rows.as_dtype(DType::float64)));
+    h5::write_dataset(ctx_, p.get(), "CO", to_columns(rows.dtype() == DType::float64 ? rows : rows.as_dtype(DType::float64), nga, nco));
   }
 
   h5::Context ctx_;
