@@ -320,6 +320,9 @@ class Reader {
   }
 
   void read_step(const std::string& step_path, const std::string& name) {
+    std::vector<NDArray> blocks(mesh_.cells.size());
+    std::vector<bool> have(mesh_.cells.size(), false);
+    std::size_t first = blocks.size();  // the first block the field has values on
     for (const std::string& supp : h5::group_names(ctx_, group(step_path).get())) {
       const std::string supp_path = step_path + "/" + supp;
       if (supp == "NOE") {
@@ -334,31 +337,31 @@ class Reader {
         continue;
       }
       const std::size_t b = static_cast<std::size_t>(it - cell_types_.begin());
-      std::vector<NDArray>& list = mesh_.cell_data[name];
-      list.resize(mesh_.cells.size());
-      list[b] = support_values(supp_path, mesh_.cells[b].size(), true);
+      blocks[b] = support_values(supp_path, mesh_.cells[b].size(), true);
+      have[b] = true;
+      first = std::min(first, b);
     }
+    if (first == blocks.size()) return;
     // A field on some blocks only: NaN on the others (meshio leaves None there).
-    auto it = mesh_.cell_data.find(name);
-    if (it == mesh_.cell_data.end()) return;
-    const NDArray* like = nullptr;
-    for (const NDArray& a : it->second)
-      if (a.ndim()) like = like ? like : &a;
-    if (!like) return;
-    for (std::size_t b = 0; b < it->second.size(); ++b) {
-      NDArray& a = it->second[b];
-      if (a.ndim() && a.row_size() != like->row_size())
-        fail("field '" + name + "' at " + step_path + ": its blocks hold different numbers of values per cell");
-      if (a.ndim()) continue;
-      NDArray::Shape shape = like->shape();
-      shape[0] = mesh_.cells[b].size();
-      a = NDArray::uninit(DType::float64, shape);
-      std::fill(a.data<double>(), a.data<double>() + a.size(), std::numeric_limits<double>::quiet_NaN());
-    }
+    const NDArray& like = blocks[first];
     bool one_dtype = true;
-    for (const NDArray& a : it->second) one_dtype = one_dtype && a.dtype() == it->second[0].dtype();
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      if (have[b]) {
+        if (blocks[b].row_size() != like.row_size() || blocks[b].ndim() != like.ndim())
+          fail("field '" + name + "' at " + step_path + ": its blocks hold different numbers of values per cell");
+        one_dtype = one_dtype && blocks[b].dtype() == like.dtype();
+        continue;
+      }
+      NDArray::Shape shape = like.shape();
+      shape[0] = mesh_.cells[b].size();
+      NDArray a = NDArray::uninit(DType::float64, shape);
+      std::fill(a.data<double>(), a.data<double>() + a.size(), std::numeric_limits<double>::quiet_NaN());
+      blocks[b] = std::move(a);
+      one_dtype = one_dtype && like.dtype() == DType::float64;
+    }
     if (!one_dtype)
-      for (NDArray& a : it->second) a = a.dtype() == DType::float64 ? a : a.as_dtype(DType::float64);
+      for (NDArray& a : blocks) a = a.dtype() == DType::float64 ? a : a.as_dtype(DType::float64);
+    mesh_.cell_data[name] = std::move(blocks);
   }
 
   void read_fields() {
