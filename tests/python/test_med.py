@@ -83,12 +83,13 @@ def meshio_write(path, tmp_path, points, cells, point_data=None, cell_data=None,
 
 
 def tagged_mesh():
-    """Every type meshio maps, point data (scalar, vector, ints), cell data (scalar, 2
+    """Every type meshio maps but pyramid13 and wedge15 (meshio 5.0.0's Mesh has no topological
+    dimension for them: meshio cannot read a file holding one, its own neither), point data (scalar, vector, ints), cell data (scalar, 2
     components, per cell node) and point / cell regions."""
     rng = np.random.default_rng(5)
     points = rng.random((30, 3))
     sizes = {"vertex": 1, "line": 2, "line3": 3, "triangle": 3, "triangle6": 6, "quad": 4, "quad8": 8, "tetra": 4,
-             "tetra10": 10, "hexahedron": 8, "hexahedron20": 20, "pyramid": 5, "pyramid13": 13, "wedge": 6, "wedge15": 15}
+             "tetra10": 10, "hexahedron": 8, "hexahedron20": 20, "pyramid": 5, "wedge": 6}
     cells = [(t, rng.integers(0, 30, size=(2 + i % 3, k))) for i, (t, k) in enumerate(sizes.items())]
     mesh = mio.Mesh(points, cells,
                     point_data={"t": np.linspace(0, 1, 30), "u": rng.random((30, 3)), "ids": np.arange(30, dtype=np.int32)},
@@ -191,7 +192,7 @@ def test_we_read_files_meshio_writes_now_as_meshio_does(tmp_path):
                         cell_data={"cell_tags": cell_tags, "rho": mesh.cell_data["rho"]},
                         point_tags={1: ["a"], 2: ["b"], 3: ["a", "b"]}, cell_tags={-1: ["odd"], -2: ["even", "all"]})
     ours = assert_same_as_meshio(path, tmp_path)
-    assert len(ours.cells) == 15
+    assert len(ours.cells) == 13
 
 
 def test_our_files_survive_a_med_to_med_round_trip_through_meshio_reading(tmp_path):

@@ -347,13 +347,12 @@ class Reader {
     bool one_dtype = true;
     for (std::size_t b = 0; b < blocks.size(); ++b) {
       if (have[b]) {
-        if (blocks[b].row_size() != like.row_size() || blocks[b].ndim() != like.ndim())
-          fail("field '" + name + "' at " + step_path + ": its blocks hold different numbers of values per cell");
         one_dtype = one_dtype && blocks[b].dtype() == like.dtype();
         continue;
       }
       NDArray::Shape shape = like.shape();
       shape[0] = mesh_.cells[b].size();
+      if (shape.size() == 3) shape[1] = static_cast<std::size_t>(mesh_.cells[b].nodes_per_cell());  // per cell node
       NDArray a = NDArray::uninit(DType::float64, shape);
       std::fill(a.data<double>(), a.data<double>() + a.size(), std::numeric_limits<double>::quiet_NaN());
       blocks[b] = std::move(a);
