@@ -725,43 +725,36 @@ VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
 # --- med: the entity counts are NBR attributes (int64 scalars as h5py writes them) ---------
-# A MED file as meshio lays it out (3 points, 1 triangle), made once by h5py in a subprocess,
-# with a marker value in each NBR attribute to find where it lies; each case rewrites one.
-_MED_TEMPLATE = None
+# A MED file as meshio lays it out (3 points, 1 triangle), made by h5py in a subprocess once
+# per (count, value) the cases ask (h5py and meshio++ each hold HDF5's global state): the
+# compact file format checksums its object headers, so a value cannot be patched in place.
+_MED_FILES: dict = {}
 _MED_MAKER = r"""
 import io, json, sys, numpy as np, h5py
-markers = {"COO": 0x0123456789ABCDE1, "NOD": 0x0123456789ABCDE2}
-buf = io.BytesIO()
-with h5py.File(buf, "w", libver="latest") as f:
-    m = f.create_group("ENS_MAA/mesh")
-    m.attrs["ESP"] = 2
-    s = m.create_group("-0000000000000000001-0000000000000000001")
-    coo = s.create_dataset("NOE/COO", data=np.array([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]))
-    coo.attrs["NBR"] = np.int64(markers["COO"])
-    nod = s.create_dataset("MAI/TR3/NOD", data=np.array([1, 2, 3], dtype=np.int64))
-    nod.attrs["NBR"] = np.int64(markers["NOD"])
-data = buf.getvalue()
-offsets = {k: data.find(np.int64(v).tobytes()) for k, v in markers.items()}
-sys.stdout.write(json.dumps({"offsets": offsets, "bytes": data.hex()}))
+out = {}
+for which, v in json.loads(sys.argv[1]):
+    buf = io.BytesIO()
+    with h5py.File(buf, "w", libver="latest") as f:  # the compact file format: under 4 KiB
+        m = f.create_group("ENS_MAA/mesh")
+        m.attrs["ESP"] = 2
+        s = m.create_group("-0000000000000000001-0000000000000000001")
+        coo = s.create_dataset("NOE/COO", data=np.array([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]))
+        coo.attrs["NBR"] = np.uint64(v if which == "COO" else 3)
+        nod = s.create_dataset("MAI/TR3/NOD", data=np.array([1, 2, 3], dtype=np.int64))
+        nod.attrs["NBR"] = np.uint64(v if which == "NOD" else 1)
+    out[f"{which}:{v}"] = buf.getvalue().hex()
+sys.stdout.write(json.dumps(out))
 """
-
-
-def _med_template():
-    global _MED_TEMPLATE
-    if _MED_TEMPLATE is None:
-        out = subprocess.run(["/usr/bin/python3", "-c", _MED_MAKER], check=True, capture_output=True, text=True).stdout
-        made = json.loads(out)
-        assert min(made["offsets"].values()) > 0
-        _MED_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
-    return _MED_TEMPLATE
 
 
 def med_count(name: str):
     def build(v):
-        data, offsets = _med_template()
-        data = bytearray(data)
-        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
-        return bytes(data)
+        if f"{name}:{v}" not in _MED_FILES:
+            wanted = [[k, x] for k in ("COO", "NOD") for x in (*LIES, 3, 1, v)]
+            out = subprocess.run(["/usr/bin/python3", "-c", _MED_MAKER, json.dumps(wanted)], check=True,
+                                 capture_output=True, text=True).stdout
+            _MED_FILES.update({k: bytes.fromhex(h) for k, h in json.loads(out).items()})
+        return _MED_FILES[f"{name}:{v}"]
     return build
 
 
