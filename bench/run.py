@@ -141,6 +141,7 @@ def read_cases(name: str, only: str = ""):
             # meshio's defaults: GRID* large-field points, small-field elements
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
+            ("med", lambda: peer_file(name, "meshio.med", lambda m, mesh, p: m.med.write(p, med_blocks(m, mesh))), "med"),
             ("dolfin-xml (tetrahedra only)", lambda: peer_file(name, "dolfin.xml", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "dolfin-xml")),
              "dolfin-xml"),
             ("netgen", lambda: peer_file(name, "meshio.vol", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
@@ -240,10 +241,23 @@ def abaqus_subset(lib, mesh):
     return lib.Mesh(mesh.points, [(c.type, c.data) for c in mesh.cells if c.type in ("line", "triangle", "tetra")])
 
 
+def med_blocks(lib, mesh):
+    """One block per cell type, cell data following (MED holds one block per type; meshio's
+    MED writer fails on a second block of a type)."""
+    import numpy
+
+    types = list(dict.fromkeys(b.type for b in mesh.cells))
+    cells = [(t, numpy.concatenate([numpy.asarray(b.data) for b in mesh.cells if b.type == t])) for t in types]
+    cell_data = {k: [numpy.concatenate([numpy.asarray(v[i]) for i, b in enumerate(mesh.cells) if b.type == t]) for t in types]
+                 for k, v in mesh.cell_data.items()}
+    return lib.Mesh(mesh.points, cells, point_data=dict(mesh.point_data), cell_data=cell_data)
+
+
 # Peer-side fixes a format needs before both libraries write the same mesh.
 WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_subset, "dolfin-xml": volume_only}
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
 WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
+WRITE_MESH["med"] = med_blocks  # meshio's MED writer: one block per type
 WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
@@ -267,6 +281,7 @@ WRITE_CASES = [
     ("abaqus", ".inp", "abaqus", {}, {}),
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
+    ("med", ".med", "med", {}, {}),
     ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
     ("netgen", ".vol", "netgen", {}, {}),
     ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),
@@ -932,7 +947,7 @@ BIG = ("bracket", "cube")  # issue 19's targets hold on both; the format issues'
 
 def encoding(r: dict) -> str:
     label, fmt = r["case"], r.get("fmt", "")
-    if fmt == "exodus" or label == "xdmf hdf" or label == XDMF_SERIES_LABEL:
+    if fmt in ("exodus", "med") or label == "xdmf hdf" or label == XDMF_SERIES_LABEL:
         return "hdf5"
     if "zlib" in label or ".gz" in label:
         return "compressed"

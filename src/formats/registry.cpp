@@ -10,6 +10,7 @@
 #include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
 #include "formats/mdpa/mdpa.hpp"
+#include "formats/med/med.hpp"
 #include "formats/medit/medit.hpp"
 #include "formats/nastran/nastran.hpp"
 #include "formats/netgen/netgen.hpp"
@@ -77,6 +78,7 @@ const std::vector<Format>& formats() {
       wkt_format(),
       svg_format(),
       vtkhdf_format(),
+      med_format(),
   };
   return all;
 }

@@ -724,6 +724,42 @@ def vtkhdf_count(name: str):
 VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
+# --- med: the entity counts are NBR attributes (int64 scalars as h5py writes them) ---------
+# A MED file as meshio lays it out (3 points, 1 triangle), made by h5py in a subprocess once
+# per (count, value) the cases ask (h5py and meshio++ each hold HDF5's global state): the
+# compact file format checksums its object headers, so a value cannot be patched in place.
+_MED_FILES: dict = {}
+_MED_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+out = {}
+for which, v in json.loads(sys.argv[1]):
+    buf = io.BytesIO()
+    with h5py.File(buf, "w", libver="latest") as f:  # the compact file format: under 4 KiB
+        m = f.create_group("ENS_MAA/mesh")
+        m.attrs["ESP"] = 2
+        s = m.create_group("-0000000000000000001-0000000000000000001")
+        coo = s.create_dataset("NOE/COO", data=np.array([0.0, 1.0, 0.0, 0.0, 0.0, 1.0]))
+        coo.attrs["NBR"] = np.uint64(v if which == "COO" else 3)
+        nod = s.create_dataset("MAI/TR3/NOD", data=np.array([1, 2, 3], dtype=np.int64))
+        nod.attrs["NBR"] = np.uint64(v if which == "NOD" else 1)
+    out[f"{which}:{v}"] = buf.getvalue().hex()
+sys.stdout.write(json.dumps(out))
+"""
+
+
+def med_count(name: str):
+    def build(v):
+        if f"{name}:{v}" not in _MED_FILES:
+            wanted = [[k, x] for k in ("COO", "NOD") for x in (*LIES, 3, 1, v)]
+            out = subprocess.run(["/usr/bin/python3", "-c", _MED_MAKER, json.dumps(wanted)], check=True,
+                                 capture_output=True, text=True).stdout
+            _MED_FILES.update({k: bytes.fromhex(h) for k, h in json.loads(out).items()})
+        return _MED_FILES[f"{name}:{v}"]
+    return build
+
+
+MED = {"NOE/COO@NBR": (med_count("COO"), 3), "MAI/TR3/NOD@NBR": (med_count("NOD"), 1)}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -740,6 +776,7 @@ CASES["avsucd"] = AVSUCD
 CASES["tecplot"] = TECPLOT
 CASES["wkt"] = WKT
 CASES["vtkhdf"] = VTKHDF
+CASES["med"] = MED
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -5,6 +5,7 @@
 #include "core/io/hdf5.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "core/io/file.hpp"
@@ -180,6 +181,19 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
   return file;
 }
 
+Handle open_readable(const Context& ctx, std::size_t& file_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(ctx.path, ec)) {
+    const auto size = std::filesystem::file_size(ctx.path, ec);
+    if (ec) throw read_error(ctx.format, ctx.path, "cannot open: " + ec.message());
+    file_bytes = static_cast<std::size_t>(size);
+    return open_file(ctx);
+  }
+  const FileBytes bytes(ctx.path, ctx.format);
+  file_bytes = bytes.size();
+  return open_file_image(ctx, bytes.data(), bytes.size());
+}
+
 Handle create_memory_file(const Context& ctx) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -343,22 +357,34 @@ NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& p
 }
 
 namespace {
-herr_t add_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+struct NamesOfType {
+  H5O_type_t type;
+  std::vector<std::string> names;
+};
+herr_t add_name_of_type(hid_t group, const char* name, const H5L_info_t*, void* out) {
+  auto* wanted = static_cast<NamesOfType*>(out);
   H5O_info_t info;
-  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
-    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == wanted->type)
+    wanted->names.emplace_back(name);
   return 0;
+}
+std::vector<std::string> names_of_type(const Context& ctx, hid_t loc, H5O_type_t type, const char* what) {
+  Session session;
+  NamesOfType wanted{type, {}};
+  hsize_t index = 0;
+  if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_name_of_type, &wanted) < 0)
+    fail(ctx, std::string("cannot list the ") + what + " of a group");
+  H5Eclear2(H5E_DEFAULT);
+  return std::move(wanted.names);
 }
 }  // namespace
 
 std::vector<std::string> dataset_names(const Context& ctx, hid_t loc) {
-  Session session;
-  std::vector<std::string> names;
-  hsize_t index = 0;
-  if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_dataset_name, &names) < 0)
-    fail(ctx, "cannot list the datasets of a group");
-  H5Eclear2(H5E_DEFAULT);
-  return names;
+  return names_of_type(ctx, loc, H5O_TYPE_DATASET, "datasets");
+}
+
+std::vector<std::string> group_names(const Context& ctx, hid_t loc) {
+  return names_of_type(ctx, loc, H5O_TYPE_GROUP, "groups");
 }
 
 bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path) {

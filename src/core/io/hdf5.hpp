@@ -99,6 +99,10 @@ Handle create_file(const Context& ctx, const std::string& path);
 // A read-only file opened from its bytes (HDF5's core driver; HDF5 copies them): for a
 // pipe or a character device, which HDF5 cannot seek, read whole first (io::FileBytes).
 Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
+// A file for reading, and its size in bytes (what bounds every declared size): a regular
+// file through open_file(); a pipe or a character device, which HDF5 cannot seek, read whole
+// first and opened with open_file_image().
+Handle open_readable(const Context& ctx, std::size_t& file_bytes);
 // A file held in memory (HDF5's core driver, no backing store), for writers that hand its
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
@@ -136,6 +140,8 @@ NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::u
 NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path);
 // The names of the datasets directly below group `loc` (subgroups left out), in name order.
 std::vector<std::string> dataset_names(const Context& ctx, hid_t loc);
+// The names of the groups directly below group `loc`, in name order.
+std::vector<std::string> group_names(const Context& ctx, hid_t loc);
 // Whether dataset `path` holds integers or floats (what read_dataset reads).
 bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path);
 

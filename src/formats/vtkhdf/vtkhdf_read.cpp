@@ -3,7 +3,6 @@
 // (`piece=`), read with the HDF5 toolkit (core/io/hdf5.hpp) and mapped to cell blocks by
 // VTK's cell table (vtk_common/), as VTU is.
 // Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html ("HDF file formats")
-#include <filesystem>
 #include <optional>
 
 #include "formats/vtk_common/cell_blocks.hpp"
@@ -12,7 +11,6 @@
 #include "meshioplusplus/warnings.hpp"
 
 #ifdef MESHIOPP_HAVE_HDF5
-#include "core/io/file.hpp"
 #include "core/io/hdf5.hpp"
 #endif
 
@@ -87,20 +85,8 @@ class Reader {
     return [this](const std::string& what) { fail(what); };
   }
 
-  // The file, and its size (what bounds every declared size). HDF5 seeks: a pipe or a
-  // character device is read whole first and opened from memory, as Exodus does.
-  h5::Handle open() {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(ctx_.path, ec)) {
-      const auto size = std::filesystem::file_size(ctx_.path, ec);
-      if (ec) fail("cannot open: " + ec.message());
-      file_bytes_ = static_cast<std::size_t>(size);
-      return h5::open_file(ctx_);
-    }
-    const io::FileBytes bytes(ctx_.path, "vtkhdf");
-    file_bytes_ = bytes.size();
-    return h5::open_file_image(ctx_, bytes.data(), bytes.size());
-  }
+  // The file, and its size (what bounds every declared size).
+  h5::Handle open() { return h5::open_readable(ctx_, file_bytes_); }
 
   NDArray dataset(const h5::Handle& root, const std::string& name) const {
     return h5::read_dataset(ctx_, root.get(), name, file_bytes_);

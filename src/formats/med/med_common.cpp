@@ -1,0 +1,156 @@
+// meshio++ MED: what the reader and the writer share: meshio's cell-type table, the
+// column-major <-> row-major conversion of MED's arrays, and the family group-name tables
+// (arrays of 80 chars, a type the HDF5 toolkit's numeric datasets do not cover).
+// Spec: https://docs.salome-platform.org/latest/dev/MEDCoupling/developer/med-file.html
+// (MED_LNAME_SIZE group names; med_geometry_type names as the HDF5 groups spell them).
+#include <array>
+#include <cstring>
+#include <utility>
+
+#include "formats/med/med_internal.hpp"
+#include "meshioplusplus/errors.hpp"
+
+namespace meshioplusplus::med {
+
+namespace {
+
+// meshio 5's meshio_to_med_type: the only types meshio maps, both ways.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kTypes{{
+    {"vertex", "PO1"},       {"line", "SE2"},      {"line3", "SE3"},          {"triangle", "TR3"},
+    {"triangle6", "TR6"},    {"quad", "QU4"},      {"quad8", "QU8"},          {"tetra", "TE4"},
+    {"tetra10", "T10"},      {"hexahedron", "HE8"}, {"hexahedron20", "H20"},  {"pyramid", "PY5"},
+    {"pyramid13", "P13"},    {"wedge", "PE6"},     {"wedge15", "P15"},
+}};
+
+}  // namespace
+
+std::optional<std::string_view> med_type_name(std::string_view meshio_type) {
+  for (const auto& t : kTypes)
+    if (t.first == meshio_type) return t.second;
+  return std::nullopt;
+}
+
+std::optional<std::string_view> meshio_type_name(std::string_view med_type) {
+  for (const auto& t : kTypes)
+    if (t.second == med_type) return t.first;
+  return std::nullopt;
+}
+
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype) {
+  NDArray out = NDArray::uninit(dtype, {rows, a * b});
+  visit_dtype(dtype, [&](auto out_tag) {
+    using O = decltype(out_tag);
+    O* o = out.data<O>();
+    visit_dtype(flat.dtype(), [&](auto in_tag) {
+      using I = decltype(in_tag);
+      const I* in = flat.data<const I>();
+      // Row-major index (i, g, c) = (i * a + g) * b + c; column-major i + rows * (g + a * c).
+      for (std::size_t c = 0; c < b; ++c)
+        for (std::size_t g = 0; g < a; ++g) {
+          const I* col = in + rows * (g + a * c);
+          for (std::size_t i = 0; i < rows; ++i) o[(i * a + g) * b + c] = static_cast<O>(col[i]);
+        }
+    });
+  });
+  return out;
+}
+
+NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b) {
+  const std::size_t rows = rows_array.dim(0);
+  NDArray out = NDArray::uninit(rows_array.dtype(), {rows * a * b});
+  visit_dtype(rows_array.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* in = rows_array.data<const T>();
+    T* o = out.data<T>();
+    for (std::size_t c = 0; c < b; ++c)
+      for (std::size_t g = 0; g < a; ++g) {
+        T* col = o + rows * (g + a * c);
+        for (std::size_t i = 0; i < rows; ++i) col[i] = in[(i * a + g) * b + c];
+      }
+  });
+  return out;
+}
+
+#ifdef MESHIOPP_HAVE_HDF5
+
+namespace h5 = io::hdf5;
+
+namespace {
+
+h5::Handle name_array_type(hid_t base) {
+  const hsize_t dims[1] = {kGroupNameSize};
+  return h5::Handle(H5Tarray_create2(base, 1, dims), H5Tclose);
+}
+
+// meshio's Python: "".join(chr(x) for x in row).strip().rstrip("\x00").
+std::string stripped(const char* row) {
+  std::string s(row, kGroupNameSize);
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  std::size_t b = 0, e = s.size();
+  while (b < e && space(s[b])) ++b;
+  while (e > b && space(s[e - 1])) --e;
+  while (e > b && s[e - 1] == '\0') --e;
+  return s.substr(b, e - b);
+}
+
+}  // namespace
+
+std::vector<std::string> read_group_names(const h5::Context& ctx, hid_t file, const std::string& path,
+                                          std::size_t file_bytes) {
+  h5::Session session;
+  h5::Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!ds) h5::fail(ctx, "cannot open dataset " + path);
+  h5::Handle type(H5Dget_type(ds.get()), H5Tclose);
+  if (!type) h5::fail(ctx, "dataset " + path + ": cannot read its type");
+  // libmed and meshio write H5T_ARRAY { [80] H5T_STD_I8LE }; a fixed string of 80 is read too.
+  const H5T_class_t cls = H5Tget_class(type.get());
+  bool ok = cls == H5T_STRING && H5Tis_variable_str(type.get()) == 0 && H5Tget_size(type.get()) == kGroupNameSize;
+  if (cls == H5T_ARRAY && H5Tget_array_ndims(type.get()) == 1) {
+    hsize_t dims[1] = {0};
+    h5::Handle super(H5Tget_super(type.get()), H5Tclose);
+    ok = H5Tget_array_dims2(type.get(), dims) == 1 && dims[0] == kGroupNameSize && super &&
+         H5Tget_class(super.get()) == H5T_INTEGER && H5Tget_size(super.get()) == 1;
+  }
+  if (!ok)
+    throw read_error(ctx.format, ctx.path,
+                     "dataset " + path + ": " + expected_found("group names as arrays of 80 chars", "another type"));
+  h5::Handle space(H5Dget_space(ds.get()), H5Sclose);
+  const int rank = space ? H5Sget_simple_extent_ndims(space.get()) : -1;
+  hsize_t n = 0;
+  if (rank != 1 || H5Sget_simple_extent_dims(space.get(), &n, nullptr) != 1)
+    throw read_error(ctx.format, ctx.path, "dataset " + path + ": " + expected_found("one dimension", "another shape"));
+  if (n > file_bytes / kGroupNameSize)
+    throw read_error(ctx.format, ctx.path,
+                     "dataset " + path + ": declares " + std::to_string(n) + " group names, more than the file holds");
+  std::vector<char> bytes(static_cast<std::size_t>(n) * kGroupNameSize);
+  h5::Handle mem = cls == H5T_ARRAY ? name_array_type(H5T_NATIVE_SCHAR) : h5::Handle(H5Tcopy(type.get()), H5Tclose);
+  if (!mem) h5::fail(ctx, "dataset " + path + ": cannot make its memory type");
+  if (n != 0 && H5Dread(ds.get(), mem.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0)
+    h5::fail(ctx, "cannot read dataset " + path);
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back(stripped(bytes.data() + i * kGroupNameSize));
+  return names;
+}
+
+void write_group_names(const h5::Context& ctx, hid_t loc, const std::string& name, const std::vector<std::string>& names) {
+  h5::Session session;
+  std::vector<char> bytes(names.size() * kGroupNameSize, '\0');
+  for (std::size_t i = 0; i < names.size(); ++i)
+    std::memcpy(bytes.data() + i * kGroupNameSize, names[i].data(), std::min(names[i].size(), kGroupNameSize));
+  const hsize_t n = names.size();
+  h5::Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  h5::Handle file_type = name_array_type(H5T_STD_I8LE), mem_type = name_array_type(H5T_NATIVE_SCHAR);
+  // No access/modification times: the same mesh gives the same bytes.
+  h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!space || !file_type || !mem_type || !dcpl || H5Pset_obj_track_times(dcpl.get(), 0) < 0)
+    h5::fail(ctx, "cannot set up dataset " + name);
+  h5::Handle ds(H5Dcreate2(loc, name.c_str(), file_type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                H5Dclose);
+  if (!ds) h5::fail(ctx, "cannot create dataset " + name);
+  if (n != 0 && H5Dwrite(ds.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0)
+    h5::fail(ctx, "cannot write dataset " + name);
+}
+
+#endif
+
+}  // namespace meshioplusplus::med
