@@ -75,3 +75,44 @@ TEST(CellCollector, EmptyGivesNoBlocks) {
   EXPECT_TRUE(c.empty());
   EXPECT_TRUE(c.blocks(nodes, [](std::string_view, std::int64_t, std::size_t) {}).empty());
 }
+
+// Rows cross many chunks (they double from 64 rows) while runs of two types interleave at
+// lengths that fall on and off the chunk boundaries: every block holds its own rows, in
+// order, and the rows are taken once.
+TEST(CellCollector, RunsAcrossChunkBoundariesResolveInOrderAndAreTakenOnce) {
+  CellCollector c;
+  std::vector<std::int64_t> node_labels;
+  for (std::int64_t i = 0; i < 1000; ++i) node_labels.push_back(1000 - i);  // label 1000 - i at position i
+  LabelMap nodes;
+  nodes.build(node_labels);
+  std::vector<std::vector<std::int64_t>> expected;  // per run, the positions
+  std::size_t row = 0;
+  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 500, 1, 2047, 3000, 64, 9000};
+  for (std::size_t r = 0; r < std::size(lengths); ++r) {
+    const bool tri = r % 2 == 0;
+    expected.emplace_back();
+    for (std::size_t i = 0; i < lengths[r]; ++i, ++row) {
+      const std::size_t k = tri ? 3 : 4;
+      std::int64_t* out = c.add(tri ? "triangle" : "quad", k, row * 10);
+      for (std::size_t j = 0; j < k; ++j) {
+        const std::int64_t position = static_cast<std::int64_t>((row * 7 + j * 13) % 1000);
+        out[j] = 1000 - position;
+        expected.back().push_back(position);
+      }
+    }
+  }
+  EXPECT_EQ(c.rows(), row);
+  auto missing = [](std::string_view, std::int64_t, std::size_t) { throw std::runtime_error("missing"); };
+  auto blocks = c.blocks(nodes, missing);
+  ASSERT_EQ(blocks.size(), std::size(lengths));
+  std::size_t first = 0;
+  for (std::size_t r = 0; r < blocks.size(); ++r) {
+    EXPECT_EQ(blocks[r].type, r % 2 == 0 ? "triangle" : "quad");
+    EXPECT_EQ(blocks[r].first, first);
+    EXPECT_EQ(blocks[r].count, lengths[r]);
+    EXPECT_EQ(values(blocks[r].connectivity), expected[r]) << "run " << r;
+    first += lengths[r];
+  }
+  EXPECT_EQ(c.rows(), row);  // counts stay after the rows are taken
+  EXPECT_THROW(c.blocks(nodes, missing), std::logic_error);
+}
