@@ -240,7 +240,7 @@ def test_options_and_losses(tmp_path):
 
 @pytest.mark.parametrize("edit, message", [
     ("del f['tstt/nodes/coordinates']", r"dataset /tstt/nodes/coordinates: no such dataset"),
-    ("c = f['tstt/elements/Tri3/connectivity']; c[0, 0] = 99", r"dataset /tstt/elements/Tri3/connectivity, element 0: node id 99 is no node"),
+    ("c = f['tstt/elements/Tet4/connectivity']; c[0, 0] = 99", r"dataset /tstt/elements/Tet4/connectivity, element 0: node id 99 is no node"),
     ("del f['tstt']", r"no group /tstt"),
     ("f['tstt/nodes/tags/short'] = [1.0, 2.0]", r"dataset /tstt/nodes/tags/short: expected 5 rows"),
 ])

@@ -49,8 +49,12 @@ MESHES = {
 def test_meshio_reads_what_we_write(tmp_path, name, compression):
     path = tmp_path / "ours.hmf"
     mio.write(path, MESHES[name], compression=compression)
-    assert_same(MESHES[name], meshio_read(path, "hmf"))
     assert_same(MESHES[name], mio.read(path))
+    # meshio 5.0.0's reader cannot read cell data at all (it splits them by the lengths of
+    # its dict's keys, the type names): it reads our file without them.
+    bare = mio.Mesh(MESHES[name].points, MESHES[name].cells, point_data=MESHES[name].point_data)
+    mio.write(path, bare, compression=compression)
+    assert_same(bare, meshio_read(path, "hmf"))
 
 
 @pytest.mark.parametrize("name", list(MESHES))
@@ -59,12 +63,20 @@ def test_we_read_what_meshio_writes(tmp_path, name, compression):
     path = meshio_write(tmp_path / "theirs.hmf", MESHES[name], "hmf", compression=compression,
                         compression_opts=4 if compression else None)
     assert_same(MESHES[name], mio.read(path))
+    bare = mio.Mesh(MESHES[name].points, MESHES[name].cells, point_data=MESHES[name].point_data)
+    path = meshio_write(tmp_path / "bare.hmf", bare, "hmf", compression=compression, compression_opts=4 if compression else None)
     assert_same(meshio_read(path, "hmf"), mio.read(path))
 
 
 @pytest.mark.parametrize("name", ["meshio_mixed.hmf", "meshio_plain.hmf"])
-def test_fixtures_read_as_meshio_reads_them(name):
-    assert_same(meshio_read(DATA / name, "hmf"), mio.read(DATA / name))
+def test_fixtures_read_as_meshio_wrote_them(name):
+    # meshio 5.0.0 cannot read its own files with cell data (see above); ours are its input.
+    mesh = mio.read(DATA / name)
+    assert [b.type for b in mesh.cells] == ["triangle", "quad", "tetra", "line"]
+    assert [a.tolist() for a in mesh.cell_data["id"]] == [[1, 2], [3], [4], [5]]
+    assert mesh.point_data["tensor"].shape == (5, 3, 3) and mesh.point_data["pair"].dtype == np.int32
+    with pytest.raises(AssertionError, match="Incompatible cell data"):
+        meshio_read(DATA / name, "hmf")
 
 
 def test_blocks_meshio_loses_are_kept(tmp_path):
