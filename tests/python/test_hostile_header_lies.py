@@ -744,13 +744,14 @@ _HMF_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
 with h5py.File(buf, "w", libver="latest") as f:
-    f.attrs["type"] = "hmf"
-    f.attrs["version"] = "0.1-alpha"
+    # fixed-length strings (meshio++ reads both kinds): a variable-length one costs a 4 KiB global heap
+    f.attrs["type"] = np.bytes_("hmf")
+    f.attrs["version"] = np.bytes_("0.1-alpha")
     g = f.create_group("domain/grid")
     g["Geometry"] = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
-    g["Geometry"].attrs["GeometryType"] = "XYZ"
+    g["Geometry"].attrs["GeometryType"] = np.bytes_("XYZ")
     t = g.create_dataset("Topology0", data=np.array([[VALUE_SLOT, 1, 2]], dtype=np.int64))
-    t.attrs["TopologyType"] = "Triangle"
+    t.attrs["TopologyType"] = np.bytes_("Triangle")
     offsets = {"Topology0": t.id.get_offset()}
 sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
 """

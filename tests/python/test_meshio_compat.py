@@ -894,6 +894,8 @@ def test_writer_accepts_meshios_keywords(tmp_path, fmt, kw, default):
     mesh = build(mio, "tri_quad" if both.holds_type("triangle") and both.holds_type("quad") else "triangle")
     if fmt in MESHIO_READS_FACE_DATA_ONLY_AS:
         mesh.cell_data = {}  # meshio 5.0's binary PLY reader cannot read face properties
+    if fmt == "hmf":
+        mesh.cell_data = {}  # meshio 5.0's HMF reader reads no cell data, not even from its own files (docs/formats/hmf.md)
     getattr(mio, fmt).write(path, mesh, **{kw: default})
     assert_same(comparable(meshio_read(path, fmt), fmt, both), comparable(mesh, fmt, both), atol=1e-12)
 
