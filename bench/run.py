@@ -162,9 +162,9 @@ def read_cases(name: str, only: str = ""):
             ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
             ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
             ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
-            # meshio's H5M writer: lines, triangles and tetrahedra, point data only
-            ("h5m", lambda: peer_file(name, "meshio.h5m", lambda m, mesh, p: m.h5m.write(p, without_cell_data(m, mesh))), "h5m"),
-            ("hmf", lambda: peer_file(name, "meshio.hmf", lambda m, mesh, p: m.hmf.write(p, mesh)), "hmf"),
+            ("h5m", lambda: peer_file(name, "meshio.h5m", lambda m, mesh, p: m.h5m.write(p, h5m_cells(m, mesh))), "h5m"),
+            # without cell data: meshio's HMF reader reads none (not even its own)
+            ("hmf", lambda: peer_file(name, "meshio.hmf", lambda m, mesh, p: m.hmf.write(p, m.Mesh(mesh.points, mesh.cells, point_data=mesh.point_data))), "hmf"),
             ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
             # meshio's AVS-UCD reader fails on more than one cell type (CellBlock indexing)
             ("avsucd (tetrahedra only)", lambda: peer_file(name, "meshio-tets.avs", lambda m, mesh, p: m.avsucd.write(p, volume_only(m, mesh))),
@@ -229,10 +229,15 @@ def without_point_data(lib, mesh):
     return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
 
 
-def without_cell_data(lib, mesh):
-    """The mesh without cell data: meshio 5's H5M writer crashes on any (it calls .items()
-    on each name's list of arrays)."""
-    return lib.Mesh(mesh.points, mesh.cells, point_data=mesh.point_data)
+def h5m_cells(lib, mesh):
+    """The lines, triangles and tetrahedra (meshio's H5M writer skips other types), one block
+    per type (it fails on a second group of a name), with point data and no cell data (it
+    crashes on any: it calls .items() on each name's list of arrays)."""
+    import numpy
+
+    types = [t for t in ("line", "triangle", "tetra") if any(b.type == t for b in mesh.cells)]
+    return lib.Mesh(mesh.points, [(t, numpy.concatenate([numpy.asarray(b.data) for b in mesh.cells if b.type == t])) for t in types],
+                    point_data=mesh.point_data)
 
 
 def ugrid_cells(lib, mesh):
@@ -254,7 +259,7 @@ WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
 WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
 WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
-WRITE_MESH["h5m"] = without_cell_data
+WRITE_MESH["h5m"] = h5m_cells
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
 
