@@ -5,6 +5,7 @@
 #include "core/io/hdf5.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <stdexcept>
 #include <vector>
@@ -180,6 +181,25 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
   if (!file) fail(ctx, "cannot open as an HDF5 file");
   check_layouts(ctx, file.get(), data, size);
   return file;
+}
+
+Handle open_for_reading(const Context& ctx, std::size_t& file_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(ctx.path, ec)) {
+    const auto size = std::filesystem::file_size(ctx.path, ec);
+    if (ec) throw read_error(ctx.format, ctx.path, "cannot open: " + ec.message());
+    file_bytes = static_cast<std::size_t>(size);
+    return open_file(ctx);
+  }
+  const FileBytes bytes(ctx.path, ctx.format);
+  file_bytes = bytes.size();
+  return open_file_image(ctx, bytes.data(), bytes.size());
+}
+
+std::string shape_text(const NDArray::Shape& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
 }
 
 Handle create_memory_file(const Context& ctx) {

@@ -100,6 +100,12 @@ Handle create_file(const Context& ctx, const std::string& path);
 // A read-only file opened from its bytes (HDF5's core driver; HDF5 copies them): for a
 // pipe or a character device, which HDF5 cannot seek, read whole first (io::FileBytes).
 Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
+// A file to read, opened by name when it is a regular file, else (a pipe, a character
+// device, which HDF5 cannot seek) read whole (io::FileBytes) and opened from memory;
+// `file_bytes` gets its size, what bounds every declared size.
+Handle open_for_reading(const Context& ctx, std::size_t& file_bytes);
+// "(3, 2)", "(5,)": a shape as error messages write it.
+std::string shape_text(const NDArray::Shape& shape);
 // A file held in memory (HDF5's core driver, no backing store), for writers that hand its
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5

@@ -6,7 +6,6 @@
 // neither). Safe for untrusted input: every id is checked before it is used.
 // Spec: https://sigma.mcs.anl.gov/moab/ (MOAB's mhdf library, mhdf/include/mhdf.h)
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -15,7 +14,6 @@
 #include "meshioplusplus/warnings.hpp"
 
 #ifdef MESHIOPP_HAVE_HDF5
-#include "core/io/file.hpp"
 #include "core/io/hdf5.hpp"
 #endif
 
@@ -26,11 +24,7 @@ namespace {
 
 namespace h5 = io::hdf5;
 
-std::string shape_text(const NDArray::Shape& shape) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
+using h5::shape_text;
 
 bool is_float(DType d) { return d == DType::float32 || d == DType::float64; }
 
@@ -99,20 +93,8 @@ class Reader {
  private:
   [[noreturn]] void fail(const std::string& what) const { throw read_error("h5m", ctx_.path, what); }
 
-  // The file, and its size (what bounds every declared size); a pipe or a character
-  // device is read whole and opened from memory (HDF5 seeks).
-  h5::Handle open() {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(ctx_.path, ec)) {
-      const auto size = std::filesystem::file_size(ctx_.path, ec);
-      if (ec) fail("cannot open: " + ec.message());
-      file_bytes_ = static_cast<std::size_t>(size);
-      return h5::open_file(ctx_);
-    }
-    const io::FileBytes bytes(ctx_.path, "h5m");
-    file_bytes_ = bytes.size();
-    return h5::open_file_image(ctx_, bytes.data(), bytes.size());
-  }
+  h5::Handle open() { return h5::open_for_reading(ctx_, file_bytes_); }
+
 
   // The start_id attribute of dataset `path` (one integer >= 0 whose ids for `count` rows
   // do not overflow), or nullopt when it has none.

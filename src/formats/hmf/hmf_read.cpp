@@ -6,7 +6,6 @@
 // Spec: https://github.com/nschloe/meshio/blob/v5.0.0/src/meshio/hmf/_hmf.py
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 
 #include "formats/hmf/hmf_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
@@ -15,7 +14,6 @@
 #include "meshioplusplus/warnings.hpp"
 
 #ifdef MESHIOPP_HAVE_HDF5
-#include "core/io/file.hpp"
 #include "core/io/hdf5.hpp"
 #endif
 
@@ -26,11 +24,7 @@ namespace {
 
 namespace h5 = io::hdf5;
 
-std::string shape_text(const NDArray::Shape& shape) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
+using h5::shape_text;
 
 bool is_float(DType d) { return d == DType::float32 || d == DType::float64; }
 
@@ -103,19 +97,8 @@ class Reader {
  private:
   [[noreturn]] void fail(const std::string& what) const { throw read_error("hmf", ctx_.path, what); }
 
-  // As the H5M and VTKHDF readers: a regular file is opened by name, anything else read whole.
-  h5::Handle open() {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(ctx_.path, ec)) {
-      const auto size = std::filesystem::file_size(ctx_.path, ec);
-      if (ec) fail("cannot open: " + ec.message());
-      file_bytes_ = static_cast<std::size_t>(size);
-      return h5::open_file(ctx_);
-    }
-    const io::FileBytes bytes(ctx_.path, "hmf");
-    file_bytes_ = bytes.size();
-    return h5::open_file_image(ctx_, bytes.data(), bytes.size());
-  }
+  h5::Handle open() { return h5::open_for_reading(ctx_, file_bytes_); }
+
 
   void check_attribute(hid_t root, const std::string& name, const std::string& expected) const {
     const std::optional<std::string> value = h5::read_string_attribute(ctx_, root, name);
