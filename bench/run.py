@@ -163,6 +163,9 @@ def read_cases(name: str, only: str = ""):
             ("ansys ascii faces", lambda: fluent_faces(name), "ansys"),
             ("xdmf hdf", lambda: peer_file(name, "meshio.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh)), "xdmf"),
             ("xdmf xml", lambda: peer_file(name, "meshio-xml.xdmf", lambda m, mesh, p: m.xdmf.write(p, mesh, data_format="XML")), "xdmf"),
+            ("h5m", lambda: peer_file(name, "meshio.h5m", lambda m, mesh, p: m.h5m.write(p, h5m_cells(m, mesh))), "h5m"),
+            # without cell data: meshio's HMF reader reads none (not even its own)
+            ("hmf", lambda: peer_file(name, "meshio.hmf", lambda m, mesh, p: m.hmf.write(p, m.Mesh(mesh.points, mesh.cells, point_data=mesh.point_data))), "hmf"),
             ("tecplot (tetrahedra only)", lambda: peer_file(name, "meshio.dat", lambda m, mesh, p: m.tecplot.write(p, volume_only(m, mesh))), "tecplot"),
             # meshio's AVS-UCD reader fails on more than one cell type (CellBlock indexing)
             ("avsucd (tetrahedra only)", lambda: peer_file(name, "meshio-tets.avs", lambda m, mesh, p: m.avsucd.write(p, volume_only(m, mesh))),
@@ -227,6 +230,17 @@ def without_point_data(lib, mesh):
     return lib.Mesh(mesh.points, mesh.cells, cell_data=mesh.cell_data)
 
 
+def h5m_cells(lib, mesh):
+    """The lines, triangles and tetrahedra (meshio's H5M writer skips other types), one block
+    per type (it fails on a second group of a name), with point data and no cell data (it
+    crashes on any: it calls .items() on each name's list of arrays)."""
+    import numpy
+
+    types = [t for t in ("line", "triangle", "tetra") if any(b.type == t for b in mesh.cells)]
+    return lib.Mesh(mesh.points, [(t, numpy.concatenate([numpy.asarray(b.data) for b in mesh.cells if b.type == t])) for t in types],
+                    point_data=mesh.point_data)
+
+
 def ugrid_cells(lib, mesh):
     """The cells UGRID holds, one block per type, without data: meshio's UGRID writer fails
     on any cell data and on a second block of a type."""
@@ -259,6 +273,7 @@ WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, 
 WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
 WRITE_MESH["med"] = med_blocks  # meshio's MED writer: one block per type
 WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
+WRITE_MESH["h5m"] = h5m_cells
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
 
 
@@ -297,6 +312,8 @@ WRITE_CASES = [
     ("xdmf hdf", ".xdmf", "xdmf", {}, {}),
     ("xdmf xml", ".xdmf", "xdmf", {"data_format": "XML"}, {"data_format": "XML"}),
     ("avsucd", ".avs", "avsucd", {}, {}),
+    ("h5m", ".h5m", "h5m", {}, {}),
+    ("hmf", ".hmf", "hmf", {}, {}),
     ("tecplot (tetrahedra only)", ".dat", "tecplot", {}, {}),
 ]
 

@@ -9,6 +9,8 @@
 #include "formats/exodus/exodus.hpp"
 #include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
+#include "formats/h5m/h5m.hpp"
+#include "formats/hmf/hmf.hpp"
 #include "formats/mdpa/mdpa.hpp"
 #include "formats/med/med.hpp"
 #include "formats/medit/medit.hpp"
@@ -79,6 +81,8 @@ const std::vector<Format>& formats() {
       svg_format(),
       vtkhdf_format(),
       med_format(),
+      h5m_format(),
+      hmf_format(),
   };
   return all;
 }

@@ -286,6 +286,8 @@ LATE_FAILURES["ansys"] = late_ansys
 LATE_FAILURES["xdmf"] = late_xdmf
 LATE_FAILURES["vtkhdf"] = late_vtu  # cell data blocks of different shapes: refused before the file opens
 LATE_FAILURES["med"] = late_vtu  # cell data blocks with different numbers of components: refused before the file opens
+LATE_FAILURES["h5m"] = late_vtu  # one tag name of two shapes (each declared once): refused before the file opens
+LATE_FAILURES["hmf"] = late_vtu  # cell data blocks of different shapes: refused before the file opens
 # collections: their piece writer (vtu, vtp) rejects the data; the collection file, written
 # last, stays as it was
 LATE_FAILURES.update({"pvtu": late_vtu, "pvtp": late_vtu, "pvd": late_vtu})

@@ -759,6 +759,56 @@ def med_count(name: str):
 
 
 MED = {"NOE/COO@NBR": (med_count("COO"), 3), "MAI/TR3/NOD@NBR": (med_count("NOD"), 1)}
+# --- h5m, hmf: node ids and point indices in the connectivity datasets -----------------------
+# Each template is written once by h5py in a subprocess (as VTKHDF's), which reports the file
+# offset of the (contiguous, int64) dataset holding the value each case rewrites.
+_H5_TEMPLATES: dict = {}
+_H5M_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+buf = io.BytesIO()
+with h5py.File(buf, "w", libver="latest") as f:
+    t = f.create_group("tstt")
+    c = t.create_dataset("nodes/coordinates", data=np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]))
+    c.attrs.create("start_id", 1, dtype="i8")
+    e = t.create_dataset("elements/Tri3/connectivity", data=np.array([[VALUE_SLOT, 2, 3]], dtype=np.int64))
+    e.attrs.create("start_id", 4, dtype="i8")
+    offsets = {"connectivity": e.id.get_offset()}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
+"""
+_HMF_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+buf = io.BytesIO()
+with h5py.File(buf, "w", libver="latest") as f:
+    # fixed-length strings (meshio++ reads both kinds): a variable-length one costs a 4 KiB global heap
+    f.attrs["type"] = np.bytes_("hmf")
+    f.attrs["version"] = np.bytes_("0.1-alpha")
+    g = f.create_group("domain/grid")
+    g["Geometry"] = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    g["Geometry"].attrs["GeometryType"] = np.bytes_("XYZ")
+    t = g.create_dataset("Topology0", data=np.array([[VALUE_SLOT, 1, 2]], dtype=np.int64))
+    t.attrs["TopologyType"] = np.bytes_("Triangle")
+    offsets = {"Topology0": t.id.get_offset()}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
+"""
+
+
+def h5py_value_case(maker: str, name: str):
+    """A case rewriting the first int64 of dataset `name` of the template `maker` makes."""
+    def build(v):
+        if maker not in _H5_TEMPLATES:
+            out = subprocess.run(["/usr/bin/python3", "-c", maker.replace("VALUE_SLOT", "0")], check=True,
+                                 capture_output=True, text=True).stdout
+            made = json.loads(out)
+            _H5_TEMPLATES[maker] = (bytes.fromhex(made["bytes"]), made["offsets"])
+        data, offsets = _H5_TEMPLATES[maker]
+        data = bytearray(data)
+        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
+        return bytes(data)
+    return build
+
+
+H5M = {"node id in connectivity": (h5py_value_case(_H5M_MAKER, "connectivity"), 1)}
+HMF = {"point index in Topology0": (h5py_value_case(_HMF_MAKER, "Topology0"), 0)}
 
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
@@ -777,6 +827,8 @@ CASES["tecplot"] = TECPLOT
 CASES["wkt"] = WKT
 CASES["vtkhdf"] = VTKHDF
 CASES["med"] = MED
+CASES["h5m"] = H5M
+CASES["hmf"] = HMF
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

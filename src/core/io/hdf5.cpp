@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <charconv>
+#include <stdexcept>
 #include <vector>
 
 #include "core/io/file.hpp"
@@ -194,6 +196,12 @@ Handle open_readable(const Context& ctx, std::size_t& file_bytes) {
   return open_file_image(ctx, bytes.data(), bytes.size());
 }
 
+std::string shape_text(const NDArray::Shape& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
 Handle create_memory_file(const Context& ctx) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -263,10 +271,12 @@ namespace {
 struct Checked {
   Handle dataset;
   DType dtype = DType::float64;
-  NDArray::Shape shape;
+  NDArray::Shape shape;       // the dataspace's, then an array type's dimensions
+  Handle memory_type;         // set for an array type: the native array to read into
 };
 
-Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
+Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes,
+                     bool array_members = false) {
   const std::string what = "dataset " + path;
   if (!exists(loc, path)) fail(ctx, what + ": no such dataset");
   Checked c;
@@ -274,12 +284,28 @@ Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std
   if (!c.dataset) fail(ctx, "cannot open " + what);
   Handle type(H5Dget_type(c.dataset.get()), H5Tclose);
   if (!type) fail(ctx, what + ": cannot read its type");
+  NDArray::Shape member_dims;
+  if (array_members && H5Tget_class(type.get()) == H5T_ARRAY) {
+    const int rank = H5Tget_array_ndims(type.get());
+    hsize_t dims[kMaxRank];
+    if (rank < 1 || rank > kMaxRank || H5Tget_array_dims2(type.get(), dims) != rank)
+      fail(ctx, what + ": cannot read the dimensions of its array type");
+    member_dims.assign(dims, dims + rank);
+    type = Handle(H5Tget_super(type.get()), H5Tclose);
+    if (!type) fail(ctx, what + ": cannot read the base of its array type");
+  }
   const std::optional<DType> dtype = dtype_of_type(type.get());
   if (!dtype) fail(ctx, what + ": " + expected_found("an integer or float type of 1, 2, 4 or 8 bytes", type_description(type.get())));
   c.dtype = *dtype;
   Handle space(H5Dget_space(c.dataset.get()), H5Sclose);
   if (!space) fail(ctx, what + ": cannot read its dataspace");
   c.shape = shape_of(ctx, space.get(), what);
+  if (!member_dims.empty()) {
+    std::vector<hsize_t> dims(member_dims.begin(), member_dims.end());
+    c.memory_type = Handle(H5Tarray_create2(native_type(c.dtype), static_cast<unsigned>(dims.size()), dims.data()), H5Tclose);
+    if (!c.memory_type) fail(ctx, what + ": cannot make the memory type of its array type");
+    c.shape.insert(c.shape.end(), member_dims.begin(), member_dims.end());
+  }
   const std::uint64_t nbytes = byte_count(ctx, c.shape, dtype_size(c.dtype), what);
 
   // What the file can hold, before allocating: external storage (other files) is refused;
@@ -323,6 +349,16 @@ NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std
   Checked c = open_checked(ctx, loc, path, file_bytes);
   NDArray out = NDArray::uninit(c.dtype, c.shape);
   if (out.size() != 0 && H5Dread(c.dataset.get(), native_type(c.dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.raw()) < 0)
+    fail(ctx, "cannot read dataset " + path);
+  return out;
+}
+
+NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
+  Session session;
+  Checked c = open_checked(ctx, loc, path, file_bytes, /*array_members=*/true);
+  NDArray out = NDArray::uninit(c.dtype, c.shape);
+  const hid_t memory = c.memory_type ? c.memory_type.get() : native_type(c.dtype);
+  if (out.size() != 0 && H5Dread(c.dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.raw()) < 0)
     fail(ctx, "cannot read dataset " + path);
   return out;
 }
@@ -387,12 +423,21 @@ std::vector<std::string> group_names(const Context& ctx, hid_t loc) {
   return names_of_type(ctx, loc, H5O_TYPE_GROUP, "groups");
 }
 
-bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path) {
+bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path, bool array_members) {
   Session session;
   Handle dataset(H5Dopen2(loc, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!dataset) fail(ctx, "cannot open dataset " + path);
   Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  if (type && array_members && H5Tget_class(type.get()) == H5T_ARRAY) type = Handle(H5Tget_super(type.get()), H5Tclose);
   return type && dtype_of_type(type.get()).has_value();
+}
+
+Handle open_object(const Context& ctx, hid_t loc, const std::string& path) {
+  Session session;
+  if (!exists(loc, path)) fail(ctx, path + ": no such object");
+  Handle object(H5Oopen(loc, path.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!object) fail(ctx, "cannot open " + path);
+  return object;
 }
 
 Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DType dtype, const NDArray::Shape& shape) {
@@ -423,9 +468,18 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
                    const DatasetOptions& options) {
   Session session;
   const NDArray::Shape& shape = array.shape();
-  std::vector<hsize_t> dims(shape.begin(), shape.end());
+  const bool as_arrays = options.rows_as_arrays && shape.size() > 1;
+  std::vector<hsize_t> dims(shape.begin(), as_arrays ? shape.begin() + 1 : shape.end());
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   if (!space) fail(ctx, "cannot make the dataspace of dataset " + name);
+  const NDArray::Shape member(as_arrays ? shape.begin() + 1 : shape.end(), shape.end());
+  Handle ftype = numeric_type(ctx, array.dtype(), member);
+  Handle mtype;
+  if (as_arrays) {
+    std::vector<hsize_t> mdims(member.begin(), member.end());
+    mtype = Handle(H5Tarray_create2(native_type(array.dtype()), static_cast<unsigned>(mdims.size()), mdims.data()), H5Tclose);
+    if (!mtype) fail(ctx, "cannot make the memory type of dataset " + name);
+  }
   Handle dcpl = untimed_create_plist(H5P_DATASET_CREATE);
   if (!dcpl) fail(ctx, "cannot make the creation properties of dataset " + name);
   if (options.gzip_level >= 0 && array.size() != 0) {
@@ -439,11 +493,96 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
       fail(ctx, "cannot set the compression of dataset " + name);
   }
   Handle lcpl = link_create_plist();
-  Handle dataset(H5Dcreate2(loc, name.c_str(), file_type(array.dtype()), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
-                 H5Dclose);
+  Handle dataset(H5Dcreate2(loc, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), H5Dclose);
   if (!dataset) fail(ctx, "cannot create dataset " + name);
-  if (array.size() != 0 && H5Dwrite(dataset.get(), native_type(array.dtype()), H5S_ALL, H5S_ALL, H5P_DEFAULT, array.raw()) < 0)
+  const hid_t memory = as_arrays ? mtype.get() : native_type(array.dtype());
+  if (array.size() != 0 && H5Dwrite(dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, array.raw()) < 0)
     fail(ctx, "cannot write dataset " + name);
+}
+
+int gzip_level(std::string_view format, const std::string& compression, const std::string& level) {
+  if (compression == "None" || compression == "none" || compression.empty()) return -1;
+  if (compression != "gzip")
+    throw std::invalid_argument(std::string(format) + ": compression '" + compression +
+                                "' is not supported (use \"gzip\" or None)");
+  if (level == "None" || level.empty()) return 4;
+  int value = -1;
+  const auto [end, ec] = std::from_chars(level.data(), level.data() + level.size(), value);
+  if (ec != std::errc() || end != level.data() + level.size() || value < 0 || value > 9)
+    throw std::invalid_argument(std::string(format) + ": compression_opts must be 0..9 for gzip, found " + level);
+  return value;
+}
+
+void write_string_dataset(const Context& ctx, hid_t loc, const std::string& name, const std::vector<std::string>& values,
+                          const DatasetOptions& options) {
+  Session session;
+  std::size_t width = 1;
+  for (const std::string& v : values) width = std::max(width, v.size());
+  std::string bytes(values.size() * width, '\0');  // null-padded, as numpy's "S<n>"
+  for (std::size_t i = 0; i < values.size(); ++i) bytes.replace(i * width, values[i].size(), values[i]);
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type || H5Tset_size(type.get(), width) < 0 || H5Tset_strpad(type.get(), H5T_STR_NULLPAD) < 0)
+    fail(ctx, "cannot make the type of dataset " + name);
+  const hsize_t dims[1] = {values.size()};
+  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  Handle dcpl = untimed_create_plist(H5P_DATASET_CREATE);
+  if (!space || !dcpl) fail(ctx, "cannot set up dataset " + name);
+  if (options.gzip_level >= 0 && !values.empty() &&
+      (H5Pset_chunk(dcpl.get(), 1, dims) < 0 || H5Pset_deflate(dcpl.get(), static_cast<unsigned>(std::min(options.gzip_level, 9))) < 0))
+    fail(ctx, "cannot set the compression of dataset " + name);
+  Handle lcpl = link_create_plist();
+  Handle dataset(H5Dcreate2(loc, name.c_str(), type.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), H5Dclose);
+  if (!dataset) fail(ctx, "cannot create dataset " + name);
+  if (!values.empty() && H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()) < 0)
+    fail(ctx, "cannot write dataset " + name);
+}
+
+Handle numeric_type(const Context& ctx, DType dtype, const NDArray::Shape& dims) {
+  Session session;
+  if (dims.empty()) {
+    Handle copy(H5Tcopy(file_type(dtype)), H5Tclose);
+    if (!copy) fail(ctx, "cannot copy a datatype");
+    return copy;
+  }
+  std::vector<hsize_t> d(dims.begin(), dims.end());
+  Handle array(H5Tarray_create2(file_type(dtype), static_cast<unsigned>(d.size()), d.data()), H5Tclose);
+  if (!array) fail(ctx, "cannot make an array datatype");
+  return array;
+}
+
+Handle int_enum_type(const Context& ctx, const std::vector<std::pair<std::string, int>>& members) {
+  Session session;
+  Handle type(H5Tenum_create(H5T_NATIVE_INT), H5Tclose);
+  if (!type) fail(ctx, "cannot make an enum datatype");
+  for (const auto& [name, value] : members)
+    if (H5Tenum_insert(type.get(), name.c_str(), &value) < 0) fail(ctx, "cannot add " + name + " to an enum datatype");
+  return type;
+}
+
+void commit_type(const Context& ctx, hid_t loc, const std::string& name, hid_t type) {
+  Session session;
+  Handle lcpl = link_create_plist();
+  Handle copy(H5Tcopy(type), H5Tclose);  // a committed type cannot be committed again: commit a copy
+  if (!copy || H5Tcommit2(loc, name.c_str(), copy.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT) < 0)
+    fail(ctx, "cannot commit datatype " + name);
+}
+
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, hid_t type, hid_t memory_type,
+                     const void* value) {
+  Session session;
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attribute(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!attribute || H5Awrite(attribute.get(), memory_type, value) < 0) fail(ctx, "cannot write attribute " + name);
+}
+
+void write_vlen_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value) {
+  Session session;
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type || H5Tset_size(type.get(), H5T_VARIABLE) < 0 || H5Tset_cset(type.get(), H5T_CSET_UTF8) < 0)
+    fail(ctx, "cannot make the type of attribute " + name);
+  const std::string text(value);
+  const char* pointer = text.c_str();
+  write_attribute(ctx, obj, name, type.get(), type.get(), &pointer);
 }
 
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value) {
@@ -490,6 +629,7 @@ std::optional<std::string> read_string_attribute(const Context& ctx, hid_t obj, 
     char* text = nullptr;
     Handle memtype(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(memtype.get(), H5T_VARIABLE);
+    H5Tset_cset(memtype.get(), H5Tget_cset(type.get()));  // h5py's str is UTF-8: no conversion path to ASCII
     if (H5Aread(attribute.get(), memtype.get(), &text) < 0) fail(ctx, "cannot read attribute " + name);
     std::string out = text ? text : "";
     H5free_memory(text);

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "meshioplusplus/ndarray.hpp"
@@ -103,6 +104,8 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
 // file through open_file(); a pipe or a character device, which HDF5 cannot seek, read whole
 // first and opened with open_file_image().
 Handle open_readable(const Context& ctx, std::size_t& file_bytes);
+// "(3, 2)", "(5,)": a shape as error messages write it.
+std::string shape_text(const NDArray::Shape& shape);
 // A file held in memory (HDF5's core driver, no backing store), for writers that hand its
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
@@ -136,20 +139,34 @@ NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std
 // dataset, its rows and the range.
 NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
                   std::size_t file_bytes);
+// read_dataset(), and a dataset whose type is an HDF5 array of integers or floats (MOAB's
+// multi-value tags) gives the dataspace's shape followed by the array's dimensions.
+NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
 // The shape of dataset `path` ((1,) for a scalar), nothing read.
 NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path);
 // The names of the datasets directly below group `loc` (subgroups left out), in name order.
 std::vector<std::string> dataset_names(const Context& ctx, hid_t loc);
 // The names of the groups directly below group `loc`, in name order.
 std::vector<std::string> group_names(const Context& ctx, hid_t loc);
-// Whether dataset `path` holds integers or floats (what read_dataset reads).
-bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path);
+// Whether dataset `path` holds integers or floats (what read_dataset reads; with
+// `array_members`, also arrays of them: what read_array_dataset reads).
+bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path, bool array_members = false);
+// Any object (group, dataset, committed type) at `path` below `loc`, opened: for its attributes.
+Handle open_object(const Context& ctx, hid_t loc, const std::string& path);
 
 struct DatasetOptions {
   int gzip_level = -1;     // 0..9: chunked + deflate; -1: contiguous, no filter
   bool shuffle = false;    // the byte-shuffle filter before deflate
   std::size_t chunk_bytes = 1 << 20;  // target bytes per chunk when chunked
+  // Each row (the trailing dimensions) stored as one element of an HDF5 array type, the
+  // dataspace then (rows,): MOAB's multi-value tags, h5py's dtype((T, (k,))).
+  bool rows_as_arrays = false;
 };
+// meshio's h5py writer options `compression` ("gzip", or None / "none" / "") and
+// `compression_opts` (the gzip level 0..9; None means 4, h5py's default) as
+// DatasetOptions::gzip_level; anything else is std::invalid_argument naming `format`.
+int gzip_level(std::string_view format, const std::string& compression, const std::string& level);
+
 // `array` (row-major, its dtype, native byte order) as dataset `name` below `loc`.
 void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,
                    const DatasetOptions& options = {});
@@ -160,6 +177,23 @@ Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DT
 // `rows` (its trailing dimensions those of the dataset) as rows [first, first + rows.dim(0))
 // of `dataset`.
 void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows);
+
+// Strings as h5py writes them: an attribute of one variable-length UTF-8 string (what
+// h5py reads back as a str), and a dataset of fixed-length null-padded strings (numpy's
+// "S<n>", as h5py writes a list of bytes).
+void write_vlen_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);
+void write_string_dataset(const Context& ctx, hid_t loc, const std::string& name, const std::vector<std::string>& values,
+                          const DatasetOptions& options = {});
+
+// Datatypes: the little-endian file type of `dtype` (an array of `dims` of it when dims is
+// not empty), an enum of 32-bit integers, and a type committed (named) as `name` below
+// `loc` (what h5py does for `group["type"] = numpy_dtype`).
+Handle numeric_type(const Context& ctx, DType dtype, const NDArray::Shape& dims = {});
+Handle int_enum_type(const Context& ctx, const std::vector<std::pair<std::string, int>>& members);
+void commit_type(const Context& ctx, hid_t loc, const std::string& name, hid_t type);
+// A scalar attribute of file type `type`, its value the bytes at `value` in `memory_type`.
+void write_attribute(const Context& ctx, hid_t obj, const std::string& name, hid_t type, hid_t memory_type,
+                     const void* value);
 
 // Attributes of an object: a string, or a small numeric array.
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);

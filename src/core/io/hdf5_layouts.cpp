@@ -296,10 +296,19 @@ class HeaderWalk {
 struct Visit {
   HeaderWalk* walk;
   std::string kind, name, problem;
+  // HDF5 1.10's H5Ovisit follows a corrupt group structure whose entries lead back to a
+  // group above (a loop) without end, one path deeper each time: more objects than the file
+  // has bytes for (an object header takes at least 16) ends the walk.
+  std::uint64_t objects = 0, max_objects = 0;
+  bool loops = false;
 };
 
 herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* out) {
   auto* v = static_cast<Visit*>(out);
+  if (++v->objects > v->max_objects) {
+    v->loops = true;
+    return 1;  // stop
+  }
   if (info->type != H5O_TYPE_DATASET && info->type != H5O_TYPE_GROUP) return 0;
   std::string problem = v->walk->check(info->addr);
   if (problem.empty()) return 0;
@@ -324,8 +333,13 @@ void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_
   HeaderWalk walk(static_cast<const unsigned char*>(bytes), size, userblock, static_cast<unsigned>(sizeof_addr),
                   static_cast<unsigned>(sizeof_size));
   Visit visit{&walk, {}, {}, {}};
-  if (H5Ovisit2(file, H5_INDEX_NAME, H5_ITER_NATIVE, &visit_object, &visit, H5O_INFO_BASIC) < 0 && visit.problem.empty())
+  visit.max_objects = size / 16 + 16;
+  if (H5Ovisit2(file, H5_INDEX_NAME, H5_ITER_NATIVE, &visit_object, &visit, H5O_INFO_BASIC) < 0 && visit.problem.empty() &&
+      !visit.loops)
     fail(ctx, "cannot list the objects of the file");
+  if (visit.loops)
+    fail(ctx, "the file's groups hold more objects than its " + std::to_string(size) +
+                  " bytes can (a loop in a corrupt group structure)");
   if (!visit.problem.empty())
     fail(ctx, visit.kind + " /" + visit.name + ": " + visit.problem + ", which HDF5 1.10 cannot read safely (a corrupt file)");
 }
