@@ -143,17 +143,27 @@ TEST(Hmf, BadFilesNameTheDataset) {
   EXPECT_TRUE(has_warning(m, "/domain/grid/Other skipped"));
 }
 
-// Every 61st prefix and every 23rd byte zeroed of both fixtures, and every byte of
-// the contiguous Topology datasets' values set to 0xff: a Mesh or a ReadError.
+// Every 61st prefix and every 23rd byte set to 0x00 and to 0xff of both fixtures, and every
+// byte of the contiguous Topology datasets' values set to 0xff: a Mesh or a ReadError.
 TEST(HmfHostile, EveryPrefixAndCorruptionIsAMeshOrAReadError) {
   for (const std::string file : {"meshio_plain.hmf", "meshio_mixed.hmf"}) {
     const std::string bytes = slurp(data_path("hmf", file));
-    // Zeroed bytes only: a flipped byte in the global heap index of a variable-length string
-    // attribute makes HDF5 1.10's H5HG_read crash (SIGSEGV) inside H5Aread, before any check
-    // of ours can run (docs/formats/hmf.md, "Not done").
-    const SweepCount n = sweep(bytes, "hmf", "hmf_sweep.hmf", Sweep::set_each(61, 23, {'\0'}));
+    const SweepCount n = sweep(bytes, "hmf", "hmf_sweep.hmf", Sweep::set_each(61, 23, {'\0', '\xff'}));
     EXPECT_GT(n.meshes, 0u) << file;
     EXPECT_LT(n.meshes, n.files) << file;
+  }
+  {
+    // Byte 966 of meshio_plain.hmf is in the global heap index of a variable-length string
+    // attribute; HDF5 1.10's H5HG_read crashed (SIGSEGV) on it, inside H5Aread. The global
+    // heap check (io::hdf5::check_layouts) makes it a ReadError naming the missing object.
+    std::string bad = slurp(data_path("hmf", "meshio_plain.hmf"));
+    ASSERT_GT(bad.size(), 966u);
+    bad[966] = static_cast<char>(bad[966] ^ 0x01);
+    const std::string path = tmp_path("hmf_heap_index.hmf");
+    spit(path, bad);
+    const std::string outcome = read_outcome(path, "hmf");
+    EXPECT_NE(outcome.find("global heap object"), std::string::npos) << outcome;
+    EXPECT_NE(outcome.find("is missing"), std::string::npos) << outcome;
   }
   const std::string source = data_path("hmf", "meshio_plain.hmf");
   const std::string bytes = slurp(source);

@@ -31,6 +31,9 @@ namespace {
 constexpr unsigned kLayoutMessage = 0x0008;
 constexpr unsigned kContinuationMessage = 0x0010;
 constexpr unsigned kAttributeMessage = 0x000C;
+constexpr unsigned kDataspaceMessage = 0x0001;
+constexpr unsigned kDatatypeMessage = 0x0003;
+constexpr unsigned kCompactClass = 0;
 constexpr unsigned kChunkedClass = 2;
 constexpr unsigned kVariableLengthClass = 9;
 // A header is a few blocks; a loop of continuations (a corrupt file) stops here.
@@ -49,6 +52,9 @@ class HeaderWalk {
   std::string check(std::uint64_t address) {
     problem_.clear();
     blocks_ = 0;
+    compact_bytes_ = element_bytes_ = elements_ = kUnknown;
+    chunk_.clear();
+    max_dims_.clear();
     const std::uint64_t at = base_ + address;
     if (!in_file(at, 16)) return "";
     if (std::memcmp(file_ + at, "OHDR", 4) == 0) {
@@ -58,6 +64,21 @@ class HeaderWalk {
       // (4), padding to 16; messages 8-byte aligned.
       walk_messages(at + 16, le(at + 8, 4), false, false);
     }
+    // A compact dataset's data is in its layout message: HDF5 1.10.8 copies the dataspace's
+    // bytes out of it without comparing them with what the message holds.
+    if (problem_.empty() && compact_bytes_ != kUnknown && element_bytes_ != kUnknown && elements_ != kUnknown &&
+        (elements_ > compact_bytes_ || elements_ * element_bytes_ != compact_bytes_))
+      problem_ = "its compact layout holds " + std::to_string(compact_bytes_) + " bytes, not the " +
+                 std::to_string(elements_) + " elements of " + std::to_string(element_bytes_) + " bytes its dataspace and datatype declare";
+    // A chunk may not be larger than a fixed maximum dimension (HDF5 refuses to create one):
+    // 1.10.8 reads such a chunk past the end of its decompressed data.
+    if (problem_.empty() && elements_ != kUnknown && !chunk_.empty() && chunk_.size() >= max_dims_.size())
+      for (std::size_t d = 0; d < max_dims_.size(); ++d)
+        if (max_dims_[d] != kUnknown && chunk_[d] > max_dims_[d]) {
+          problem_ = "its chunk dimension " + std::to_string(d) + " (" + std::to_string(chunk_[d]) +
+                     ") exceeds the dataset's maximum dimension (" + std::to_string(max_dims_[d]) + ")";
+          break;
+        }
     return problem_;
   }
 
@@ -96,6 +117,8 @@ class HeaderWalk {
       if (size > end - data) return;
       if (!(flags & 0x02)) {  // a shared message's data is elsewhere (layouts never are)
         if (type == kLayoutMessage) layout(data, size);
+        if (type == kDataspaceMessage && !elements(data, size, elements_, &max_dims_)) elements_ = kUnknown;
+        if (type == kDatatypeMessage && size >= 8) element_bytes_ = le(data + 4, 4);
         if (type == kAttributeMessage) attribute(data, size);
         if (type == kContinuationMessage && size >= addr_bytes_ + size_bytes_)
           continuations.push_back({le(data, addr_bytes_), le(data + addr_bytes_, size_bytes_)});
@@ -118,6 +141,12 @@ class HeaderWalk {
   void layout(std::uint64_t at, std::uint64_t size) {
     if (size < 2) return;
     const unsigned version = file_[at];
+    if (version >= 3 && version <= 5 && file_[at + 1] == kCompactClass && size >= 4) {
+      // class, the data's size (2 bytes), the data: all of it inside the message
+      compact_bytes_ = le(at + 2, 2);
+      if (compact_bytes_ > size - 4) problem_ = "its compact layout declares more bytes than its message holds";
+      return;
+    }
     std::uint64_t dims = 0, pos = 0;
     unsigned width = 4;
     if (version == 1 || version == 2) {
@@ -148,11 +177,14 @@ class HeaderWalk {
       return;
     }
     if (pos > at + size || dims * width > at + size - pos) return;  // HDF5 refuses a short message itself
-    for (std::uint64_t d = 0; d < dims; ++d)
-      if (le(pos + d * width, width) == 0) {
+    chunk_.clear();
+    for (std::uint64_t d = 0; d < dims; ++d) {
+      chunk_.push_back(le(pos + d * width, width));
+      if (chunk_.back() == 0) {
         problem_ = "its chunked layout has a chunk dimension of 0 (dimension " + std::to_string(d) + ")";
         return;
       }
+    }
   }
 
   // The attribute message at [at, at + size): each variable-length value of its data must be
@@ -198,7 +230,9 @@ class HeaderWalk {
   }
 
   // The number of elements a dataspace message at [at, at + size) describes (versions 1, 2).
-  bool elements(std::uint64_t at, std::uint64_t size, std::uint64_t& count) const {
+  // With `max_dims`, also each dimension's maximum (kUnknown: unlimited).
+  bool elements(std::uint64_t at, std::uint64_t size, std::uint64_t& count,
+                std::vector<std::uint64_t>* max_dims = nullptr) const {
     if (size < 4) return false;
     const unsigned version = file_[at], rank = file_[at + 1];
     std::uint64_t dims_at = 0;
@@ -219,6 +253,17 @@ class HeaderWalk {
       const std::uint64_t n = le(dims_at + d * size_bytes_, size_bytes_);
       if (n != 0 && count > (std::uint64_t{1} << 40) / n) return false;  // HDF5 refuses that itself
       count *= n;
+    }
+    if (max_dims) {  // flag 1: the maximum dimensions follow the dimensions
+      max_dims->clear();
+      const bool given = (file_[at + 2] & 0x01) != 0;
+      const std::uint64_t max_at = dims_at + rank * std::uint64_t{size_bytes_};
+      if (given && rank * std::uint64_t{size_bytes_} > at + size - std::min(max_at, at + size)) return false;
+      for (unsigned d = 0; d < rank; ++d) {
+        const std::uint64_t m = le((given ? max_at : dims_at) + d * size_bytes_, size_bytes_);
+        const bool unlimited = given && m == (size_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * size_bytes_)) - 1);
+        max_dims->push_back(unlimited ? kUnknown : m);
+      }
     }
     return true;
   }
@@ -291,6 +336,11 @@ class HeaderWalk {
   int blocks_ = 0;
   std::string problem_;
   std::map<std::uint64_t, Heap> heaps_;  // by collection address
+  // Of the object header being checked: a compact layout's data bytes, the datatype's size,
+  // the dataspace's element count (kUnknown when absent or not understood).
+  static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
+  std::uint64_t compact_bytes_ = kUnknown, element_bytes_ = kUnknown, elements_ = kUnknown;
+  std::vector<std::uint64_t> chunk_, max_dims_;  // a chunked layout's dimensions; the dataspace's maxima
 };
 
 struct Visit {
