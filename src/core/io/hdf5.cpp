@@ -343,9 +343,11 @@ NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& p
 }
 
 namespace {
-herr_t add_dataset_name(hid_t group, const char* name, const H5L_info_t*, void* out) {
+// H5Literate callback: collects the names of the links to objects of type `Kind`.
+template <H5O_type_t Kind>
+herr_t add_name_of(hid_t group, const char* name, const H5L_info_t*, void* out) {
   H5O_info_t info;
-  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
+  if (H5Oget_info_by_name(group, name, &info, H5P_DEFAULT) >= 0 && info.type == Kind)
     static_cast<std::vector<std::string>*>(out)->emplace_back(name);
   return 0;
 }
@@ -355,8 +357,23 @@ std::vector<std::string> dataset_names(const Context& ctx, hid_t loc) {
   Session session;
   std::vector<std::string> names;
   hsize_t index = 0;
-  if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_dataset_name, &names) < 0)
+  if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_name_of<H5O_TYPE_DATASET>, &names) < 0)
     fail(ctx, "cannot list the datasets of a group");
+  H5Eclear2(H5E_DEFAULT);
+  return names;
+}
+
+std::vector<std::string> group_names(const Context& ctx, hid_t loc) {
+  Session session;
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  if (H5Literate(loc, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, &add_name_of<H5O_TYPE_GROUP>, &names) < 0) {
+    H5Eclear2(H5E_DEFAULT);  // the group does not index creation order
+    names.clear();
+    index = 0;
+    if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_name_of<H5O_TYPE_GROUP>, &names) < 0)
+      fail(ctx, "cannot list the groups of a group");
+  }
   H5Eclear2(H5E_DEFAULT);
   return names;
 }
@@ -429,6 +446,19 @@ void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std
   Handle attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   std::string padded(value);
   padded.resize(std::max<std::size_t>(1, value.size()), '\0');
+  if (!attribute || H5Awrite(attribute.get(), type.get(), padded.data()) < 0) fail(ctx, "cannot write attribute " + name);
+}
+
+void write_fixed_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value,
+                                  std::size_t size) {
+  Session session;
+  if (value.size() >= size) fail(ctx, "attribute " + name + ": '" + std::string(value) + "' is longer than " + std::to_string(size - 1) + " characters");
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type || H5Tset_size(type.get(), size) < 0) fail(ctx, "cannot make the type of attribute " + name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  std::string padded(value);
+  padded.resize(size, '\0');
   if (!attribute || H5Awrite(attribute.get(), type.get(), padded.data()) < 0) fail(ctx, "cannot write attribute " + name);
 }
 

@@ -133,6 +133,9 @@ NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::u
 NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path);
 // The names of the datasets directly below group `loc` (subgroups left out), in name order.
 std::vector<std::string> dataset_names(const Context& ctx, hid_t loc);
+// The names of the groups directly below group `loc`, in creation order when the group
+// tracks it, else in name order.
+std::vector<std::string> group_names(const Context& ctx, hid_t loc);
 // Whether dataset `path` holds integers or floats (what read_dataset reads).
 bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path);
 
@@ -154,6 +157,10 @@ void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const ND
 
 // Attributes of an object: a string, or a small numeric array.
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);
+// A string attribute of exactly `size` bytes, NUL-padded (`value` must be shorter): for
+// layouts whose readers read a fixed-size buffer (CGNS's 33-byte node names and labels).
+void write_fixed_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value,
+                                  std::size_t size);
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, const NDArray& value);
 // nullopt when the attribute does not exist.
 std::optional<std::string> read_string_attribute(const Context& ctx, hid_t obj, const std::string& name);
