@@ -84,8 +84,14 @@ template <class Get>
 bool make_key(FaceKey& key, std::size_t n, Get get) {
   if (n == 0 || n > key.size()) return false;
   key.fill(-1);
-  for (std::size_t j = 0; j < n; ++j) key[j] = get(j);
-  std::sort(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(n));
+  // Insertion sort of at most 4 values (std::sort on a part of the array trips GCC 12's
+  // -Warray-bounds).
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::int64_t v = get(j);
+    std::size_t at = j;
+    for (; at > 0 && key[at - 1] > v; --at) key[at] = key[at - 1];
+    key[at] = v;
+  }
   return true;
 }
 }  // namespace

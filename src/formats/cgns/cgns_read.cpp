@@ -35,8 +35,8 @@ namespace {
 
 namespace h5 = io::hdf5;
 
-constexpr std::string_view kHdf5Magic = "\x89HDF\r\n\x1a\n";
-constexpr std::string_view kAdfMagic = "@(#)ADF Database Version";
+// An ADF file starts with "@(#)ADF Database Version" (the first 4 bytes with their high bit set).
+constexpr std::string_view kAdfMagic = "ADF Database Version";
 
 struct Node {
   std::string path;   // HDF5 path: "/Base/Zone1/GridCoordinates"
@@ -133,7 +133,6 @@ class Reader {
       throw read_error("cgns", ctx_.path,
                        "an ADF-flavour CGNS file: only the HDF5 flavour is read; convert it with "
                        "`cgnsconvert -h in.cgns out.cgns` (from the CGNS tools)");
-    (void)kHdf5Magic;
     return regular ? h5::open_file(ctx_) : h5::open_file_image(ctx_, whole->data(), whole->size());
   }
 
