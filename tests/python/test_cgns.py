@@ -180,7 +180,7 @@ def test_library_file_with_boundary_conditions():
     assert facets == [0, 1, 2, 3, 4, 5]  # every face of the hexahedron, once
     assert all(np.all(np.asarray(r.entries)[:, 0] == 0) for r in sides.values())
     zone = [r for r in m.regions if r.kind == "cell"]
-    assert [r.name for r in zone] == ["Zone"] and len(zone[0].entries) == 9
+    assert [r.name for r in zone] == ["Zone"] and len(zone[0].entries) == 7  # the hexahedron and its 6 quads
 
 
 def test_library_tetgen_file():
@@ -206,7 +206,7 @@ def test_mixed_sections_both_layouts(name):
     np.testing.assert_array_equal(m.cells[1].data, [[0, 1, 5, 2, 4]])
     wall = [r for r in m.regions if r.name == "wall"]
     assert len(wall) == 1 and wall[0].kind == "side"
-    np.testing.assert_array_equal(wall[0].entries, [[0, 0]])  # the tetra's facet (0, 1, 2)
+    np.testing.assert_array_equal(wall[0].entries, [[0, 3]])  # the tetra's facet (0, 2, 1): VTK's face 3
     np.testing.assert_allclose(m.point_data["Pressure"], np.arange(6))
     vel = m.cell_data["Velocity"]
     np.testing.assert_allclose(vel[0], [[0, 1, 2]])
@@ -249,7 +249,8 @@ def test_regions_round_trip_and_names(tmp_path):
     got = {(r.name, r.kind): np.asarray(r.entries).tolist() for r in back.regions}
     assert got[("inlet", "side")] == [[0, 4], [0, 5]]
     assert got[("corner", "point")] == [0, 6]
-    assert got[("Block7", "cell")] == [0]  # the zone
+    assert got[("Block7", "cell")] == [0, 1, 2]  # the zone: the hexahedron and the 2 faces of "inlet"
+    assert got[("solid", "cell")] == [0]  # a ZoneSubRegion_t
     assert "CGNSBase:MyBase" in back.field_data
     # the side region's faces became a quad section named after it
     assert [c.type for c in back.cells] == ["hexahedron", "quad"]

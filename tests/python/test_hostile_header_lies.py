@@ -724,6 +724,60 @@ def vtkhdf_count(name: str):
 VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
+# --- cgns: the zone size, ElementRange and a BC's PointRange are int64 datasets ----------
+# A CGNS/HDF5 file (3 points, 1 triangle, a Vertex BC by PointRange) made once by h5py in a
+# subprocess, which also reports each count dataset's file offset; each case rewrites one.
+_CGNS_TEMPLATE = None
+_CGNS_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+buf = io.BytesIO()
+def node(parent, name, label, typ, data=None):
+    g = parent.create_group(name) if name else parent
+    g.attrs["name"] = np.array((name or "HDF5 MotherNode").encode(), dtype="S33")
+    g.attrs["label"] = np.array(label.encode(), dtype="S33")
+    g.attrs["type"] = np.array(typ.encode(), dtype="S3")
+    if data is not None:
+        g.create_dataset(" data", data=data)
+    return g
+with h5py.File(buf, "w", libver="latest") as f:
+    node(f, None, "Root Node of HDF5 File", "MT")
+    b = node(f, "Base", "CGNSBase_t", "I4", np.array([2, 3], np.int32))
+    z = node(b, "Zone", "Zone_t", "I8", np.array([[3], [1], [0]], np.int64))
+    g = node(z, "GridCoordinates", "GridCoordinates_t", "MT")
+    for c, v in zip("XYZ", ([0.0, 1, 0], [0.0, 0, 1], [0.0, 0, 0])):
+        node(g, "Coordinate" + c, "DataArray_t", "R8", np.array(v))
+    e = node(z, "Tri", "Elements_t", "I4", np.array([5, 0], np.int32))
+    node(e, "ElementRange", "IndexRange_t", "I8", np.array([1, 1], np.int64))
+    node(e, "ElementConnectivity", "DataArray_t", "I8", np.array([1, 2, 3], np.int64))
+    bc = node(node(z, "ZoneBC", "ZoneBC_t", "MT"), "edge", "BC_t", "C1", np.frombuffer(b"UserDefined", np.int8))
+    node(bc, "PointRange", "IndexRange_t", "I8", np.array([[1], [2]], np.int64))
+    at = lambda path: f[path].id.get_offset()
+    offsets = {"zone vertices": at("Base/Zone/ data"), "ElementRange end": at("Base/Zone/Tri/ElementRange/ data") + 8,
+               "PointRange last": at("Base/Zone/ZoneBC/edge/PointRange/ data") + 8}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
+"""
+
+
+def _cgns_template():
+    global _CGNS_TEMPLATE
+    if _CGNS_TEMPLATE is None:
+        out = subprocess.run(["/usr/bin/python3", "-c", _CGNS_MAKER], check=True, capture_output=True, text=True).stdout
+        made = json.loads(out)
+        _CGNS_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
+    return _CGNS_TEMPLATE
+
+
+def cgns_count(name: str):
+    def build(v):
+        data, offsets = _cgns_template()
+        data = bytearray(data)
+        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
+        return bytes(data)
+    return build
+
+
+CGNS = {name: (cgns_count(name), true) for name, true in [("zone vertices", 3), ("ElementRange end", 1), ("PointRange last", 2)]}
+
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
 CASES["mdpa"] = MDPA
@@ -740,6 +794,7 @@ CASES["avsucd"] = AVSUCD
 CASES["tecplot"] = TECPLOT
 CASES["wkt"] = WKT
 CASES["vtkhdf"] = VTKHDF
+CASES["cgns"] = CGNS
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

@@ -180,13 +180,16 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
   return file;
 }
 
-Handle create_memory_file(const Context& ctx) {
+Handle create_memory_file(const Context& ctx, bool track_order) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
     fail(ctx, "cannot set up an HDF5 file in memory");
+  Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  if (!fcpl || (track_order && H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0))
+    fail(ctx, "cannot set up an HDF5 file in memory");
   const std::string name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
-  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
   if (!file) fail(ctx, "cannot create an HDF5 file in memory");
   return file;
 }
@@ -208,11 +211,12 @@ Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {
   return group;
 }
 
-Handle create_group(const Context& ctx, hid_t loc, const std::string& path) {
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path, bool track_order) {
   Session session;
   Handle lcpl = link_create_plist();
   Handle gcpl = untimed_create_plist(H5P_GROUP_CREATE);
-  if (!gcpl) fail(ctx, "cannot set up the group " + path);
+  if (!gcpl || (track_order && H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0))
+    fail(ctx, "cannot set up the group " + path);
   Handle group(H5Gcreate2(loc, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT), H5Gclose);
   if (!group) fail(ctx, "cannot create the group " + path);
   return group;

@@ -103,7 +103,10 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
 // 1.10 crashes at exit on a file whose close failed). Costs one copy of the file in memory.
-Handle create_memory_file(const Context& ctx);
+// `track_order`: the root group tracks and indexes its links' creation order (as
+// create_group's), for readers that list children in creation order only (the CGNS
+// library 4's HDF5 layer, which VTK's vtkCGNSReader uses).
+Handle create_memory_file(const Context& ctx, bool track_order = false);
 // The bytes of an open file (flushed first).
 std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
@@ -114,7 +117,8 @@ std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_t size);
 // Groups: opened, or created (with every missing parent) below `loc`.
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path);
-Handle create_group(const Context& ctx, hid_t loc, const std::string& path);
+// `track_order`: the new group tracks and indexes its links' creation order.
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path, bool track_order = false);
 // Whether `path` names a link that exists below `loc` (every intermediate group too).
 bool exists(hid_t loc, const std::string& path);
 

@@ -56,6 +56,16 @@ struct Section {
   std::int64_t first_cell = -1;     // global (zone) cell index of its first element
 };
 
+// The section (sorted by ElementRange start, ranges disjoint) holding element `id`, or
+// nullptr; `type` other than -1 asks for a section of that ElementType_t.
+const Section* find_section(const std::vector<Section>& sections, std::int64_t id, std::int64_t type = -1) {
+  auto it = std::upper_bound(sections.begin(), sections.end(), id, [](std::int64_t v, const Section& s) { return v < s.start; });
+  if (it == sections.begin()) return nullptr;
+  --it;
+  if (id > it->end || (type >= 0 && it->type != type)) return nullptr;
+  return &*it;
+}
+
 class Reader {
  public:
   explicit Reader(const std::string& path) : ctx_{"cgns", path, false} {}
@@ -440,9 +450,7 @@ class Reader {
         for (auto j = static_cast<std::size_t>(s.counts_offsets[i]); j < static_cast<std::size_t>(s.counts_offsets[i + 1]); ++j) {
           const std::int64_t id = s.counts[j];
           const std::int64_t a = id < 0 ? -id : id;
-          const Section* owner = nullptr;
-          for (const Section& f : sections)
-            if (f.type == kNgon && a >= f.start && a <= f.end) owner = &f;
+          const Section* owner = find_section(sections, a, kNgon);
           if (!owner)
             fail(s.node.path + "/ElementConnectivity", "cell " + std::to_string(i) + ": face " + std::to_string(id) + " is no NGON_n element");
           const auto k = static_cast<std::size_t>(a - owner->start);
@@ -612,9 +620,7 @@ class Reader {
     const std::vector<std::int64_t> bases = block_bases(mesh.cells);
     int dim = -1;
     for (std::int64_t id : list) {
-      const Section* s = nullptr;
-      for (const Section& q : sections)
-        if (id >= q.start && id <= q.end) s = &q;
+      const Section* s = find_section(sections, id);
       if (!s) fail(node.path, expected_found("element ids of the zone's sections", std::to_string(id)));
       if (s->faces_only) {
         const auto k = static_cast<std::size_t>(id - s->start);

@@ -98,7 +98,8 @@ class Plan {
       Section s;
       s.name = sections_.empty() ? "GridElements" : "GridElements_" + std::to_string(sections_.size() + 1);
       s.count = static_cast<std::int64_t>(block.size());
-      if (block.type == "polygon") {
+      const std::string_view kind = cell_type(block.type).name;  // "polyhedron" for Python's "polyhedron8"
+      if (kind == "polygon") {
         s.type = kNgon;
         std::vector<std::int64_t> flat;
         for (std::size_t i = 0; i < block.size(); ++i) {
@@ -110,7 +111,7 @@ class Plan {
           for (const std::int64_t* v = from; v != to; ++v) flat.push_back(*v + 1);
         }
         s.connectivity = NDArray::from_vector(flat);
-      } else if (block.type == "polyhedron") {
+      } else if (kind == "polyhedron") {
         if (!block.ragged) throw write_error("cgns", path_, "a polyhedron block without its face lists");
         s.type = kNface;
         polyhedra_.push_back({sections_.size(), b});
@@ -268,7 +269,8 @@ class Writer {
   // A CGNS node: a group with its name, label, data type and flags; its data, if any.
   h5::Handle node(hid_t parent, const std::string& name, const std::string& label, const char* type,
                   const NDArray* data = nullptr, bool compress = false) {
-    h5::Handle g = h5::create_group(ctx_, parent, name);
+    // Children listed in creation order: the CGNS 4 library (VTK's reader) lists no other way.
+    h5::Handle g = h5::create_group(ctx_, parent, name, /*track_order=*/true);
     h5::write_fixed_string_attribute(ctx_, g.get(), "name", name, kNameBytes);
     h5::write_fixed_string_attribute(ctx_, g.get(), "label", label, kNameBytes);
     h5::write_fixed_string_attribute(ctx_, g.get(), "type", type, 3);
@@ -339,7 +341,7 @@ void write_file(const std::string& path, const Mesh& mesh, const Plan& plan, con
   const bool wide = plan.max_id() > kI4Max;
   {
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx);
+    h5::Handle file = h5::create_memory_file(ctx, /*track_order=*/true);
     h5::Handle root = h5::open_group(ctx, file.get(), "/");
     h5::write_fixed_string_attribute(ctx, root.get(), "name", "HDF5 MotherNode", kNameBytes);
     h5::write_fixed_string_attribute(ctx, root.get(), "label", "Root Node of HDF5 File", kNameBytes);
@@ -500,7 +502,7 @@ void write_cgns(const std::string& path, const Mesh& mesh, const Options& option
   Plan plan(mesh, path, zone_name);
   plan.build();
 #ifdef MESHIOPP_HAVE_HDF5
-  write_file(path, mesh, plan, base_name, zone_name, gzip == 0 ? -1 : static_cast<int>(gzip), whole);
+  write_file(path, mesh, plan, base_name, zone_name, gzip == 0 ? -1 : static_cast<int>(gzip), whole == zone_name ? whole : std::string());
 #else
   throw write_error("cgns", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
 #endif
