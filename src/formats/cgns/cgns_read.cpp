@@ -318,9 +318,18 @@ class Reader {
     const std::optional<Node> range = child(n, "ElementRange");
     const std::optional<Node> conn_node = child(n, "ElementConnectivity");
     if (!conn_node) fail(n.path, "no ElementConnectivity");
-    const NDArray conn = integers(*conn_node);
-    const std::int64_t* c = conn.data<std::int64_t>();
-    const std::size_t len = conn.size();
+    // Fixed types convert the file's ids (I4 or I8) straight into the block; the counted
+    // layouts (MIXED, NGON_n, NFACE_n) walk an int64 copy.
+    const NDArray raw = required(*conn_node);
+    if (raw.dtype() == DType::float32 || raw.dtype() == DType::float64)
+      fail(conn_node->path, expected_found("integer data (I4 or I8)", std::string(dtype_name(raw.dtype()))));
+    const std::size_t len = raw.size();
+    NDArray conn;
+    const std::int64_t* c = nullptr;
+    auto as_int64 = [&]() {
+      conn = raw.dtype() == DType::int64 ? raw : raw.as_dtype(DType::int64);
+      c = conn.data<std::int64_t>();
+    };
     if (std::optional<NDArray> d = data(n)) {
       if (d->size() != 2) fail(n.path, expected_found("2 values (ElementType, ElementSizeBoundary)", std::to_string(d->size())));
       s.type = d->value_as_int64(0);
@@ -357,14 +366,33 @@ class Reader {
                                              std::to_string(len)));
       NDArray out = NDArray::uninit(DType::int64, {m, npe});
       std::int64_t* o = out.data<std::int64_t>();
-      for (std::size_t i = 0; i < m; ++i)
-        for (std::size_t j = 0; j < npe; ++j) {
-          const std::size_t from = k->vtk_from_cgns.empty() ? j : static_cast<std::size_t>(k->vtk_from_cgns[j]);
-          o[i * npe + j] = vertex(c[i * npe + from], nvertex, *conn_node);
+      bool bad = false;  // checked once after the loop: one branch-free pass over the ids
+      visit_dtype(raw.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T>) {
+          const T* in = raw.data<T>();
+          if (k->vtk_from_cgns.empty()) {
+            for (std::size_t i = 0; i < len; ++i) {
+              const auto v = static_cast<std::int64_t>(in[i]);
+              bad |= v < 1 || v > nvertex;
+              o[i] = v - 1;
+            }
+          } else {
+            for (std::size_t i = 0; i < m; ++i)
+              for (std::size_t j = 0; j < npe; ++j) {
+                const auto v = static_cast<std::int64_t>(in[i * npe + static_cast<std::size_t>(k->vtk_from_cgns[j])]);
+                bad |= v < 1 || v > nvertex;
+                o[i * npe + j] = v - 1;
+              }
+          }
         }
+      });
+      if (bad)
+        for (std::size_t i = 0; i < out.size(); ++i) vertex(o[i] + 1, nvertex, *conn_node);  // names the first bad id
       s.blocks.push_back(CellBlock::rectangular(std::string(k->meshio), std::move(out)));
       return s;
     }
+    as_int64();
     if (s.type == kMixed) {
       read_mixed(s, *conn_node, c, len, m, offsets, nvertex);
       return s;
