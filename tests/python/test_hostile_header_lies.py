@@ -683,7 +683,6 @@ PVD = {
 # A one-partition VTKHDF file (3 points, 1 triangle) made once by h5py in a subprocess (h5py
 # and meshio++ each hold HDF5's global state), which also reports the file offset of each
 # count dataset's (contiguous) value; each case rewrites one of them.
-_VTKHDF_TEMPLATE = None
 _VTKHDF_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
@@ -703,32 +702,32 @@ sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()})
 """
 
 
-def _vtkhdf_template():
-    global _VTKHDF_TEMPLATE
-    if _VTKHDF_TEMPLATE is None:
-        out = subprocess.run(["/usr/bin/python3", "-c", _VTKHDF_MAKER], check=True, capture_output=True, text=True).stdout
-        made = json.loads(out)
-        _VTKHDF_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
-    return _VTKHDF_TEMPLATE
+_H5PY_TEMPLATES = {}
 
 
-def vtkhdf_count(name: str):
+def h5py_count(maker: str, name: str):
+    """A case rewriting the int64 count `name` of the file h5py's `maker` script makes (run
+    once, in a subprocess: h5py and meshio++ each hold HDF5's global state; it prints the
+    file's bytes and each count's file offset)."""
     def build(v):
-        data, offsets = _vtkhdf_template()
+        if maker not in _H5PY_TEMPLATES:
+            out = subprocess.run(["/usr/bin/python3", "-c", maker], check=True, capture_output=True, text=True).stdout
+            made = json.loads(out)
+            _H5PY_TEMPLATES[maker] = (bytes.fromhex(made["bytes"]), made["offsets"])
+        data, offsets = _H5PY_TEMPLATES[maker]
         data = bytearray(data)
         data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
         return bytes(data)
     return build
 
 
-VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
+VTKHDF = {name: (h5py_count(_VTKHDF_MAKER, name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
 # --- cgns: the zone size and ElementRange are int64 datasets --------------------------------
 # A CGNS/HDF5 file (2 points on a line, 1 BAR_2; nodes carry
 # only their label, all the reader needs, to stay under 4 KiB) made once by h5py in a
 # subprocess, which also reports each count dataset's file offset; each case rewrites one.
-_CGNS_TEMPLATE = None
 _CGNS_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
@@ -753,25 +752,7 @@ sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()})
 """
 
 
-def _cgns_template():
-    global _CGNS_TEMPLATE
-    if _CGNS_TEMPLATE is None:
-        out = subprocess.run(["/usr/bin/python3", "-c", _CGNS_MAKER], check=True, capture_output=True, text=True).stdout
-        made = json.loads(out)
-        _CGNS_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
-    return _CGNS_TEMPLATE
-
-
-def cgns_count(name: str):
-    def build(v):
-        data, offsets = _cgns_template()
-        data = bytearray(data)
-        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
-        return bytes(data)
-    return build
-
-
-CGNS = {name: (cgns_count(name), true) for name, true in [("zone vertices", 2), ("ElementRange end", 1)]}
+CGNS = {name: (h5py_count(_CGNS_MAKER, name), true) for name, true in [("zone vertices", 2), ("ElementRange end", 1)]}
 
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
