@@ -142,6 +142,9 @@ def read_cases(name: str, only: str = ""):
             ("nastran", lambda: peer_file(name, "meshio.bdf", lambda m, mesh, p: m.nastran.write(p, mesh)), "nastran"),
             ("exodus netcdf4", lambda: peer_file(name, "meshio.e", lambda m, mesh, p: m.exodus.write(p, mesh)), "exodus"),
             ("med", lambda: peer_file(name, "meshio.med", lambda m, mesh, p: m.med.write(p, med_blocks(m, mesh))), "med"),
+            # meshio's CGNS writer and reader know tetrahedra only (Base/Zone1/GridElements); uncompressed
+            ("cgns (tetrahedra only)", lambda: peer_file(name, "meshio.cgns", lambda m, mesh, p: m.cgns.write(
+                p, volume_only(m, mesh), compression=None, compression_opts=None)), "cgns"),
             ("dolfin-xml (tetrahedra only)", lambda: peer_file(name, "dolfin.xml", lambda m, mesh, p: m.write(p, volume_only(m, mesh), "dolfin-xml")),
              "dolfin-xml"),
             ("netgen", lambda: peer_file(name, "meshio.vol", lambda m, mesh, p: m.netgen.write(p, mesh)), "netgen"),
@@ -272,6 +275,7 @@ WRITE_MESH = {"medit": without_point_data, "su2": volume_only, "abaqus": abaqus_
 WRITE_MESH["flac3d"] = volume_only  # meshio's FLAC3D writer fails on any face, line or vertex
 WRITE_MESH["ugrid"] = ugrid_cells  # meshio's UGRID writer: one block per type, no cell data
 WRITE_MESH["med"] = med_blocks  # meshio's MED writer: one block per type
+WRITE_MESH["cgns"] = volume_only  # meshio's CGNS writer holds tetrahedra only
 WRITE_MESH["tetgen"] = volume_only  # meshio's TetGen writer indexes cell data past a block's end otherwise
 WRITE_MESH["h5m"] = h5m_cells
 WRITE_MESH["svg"] = lambda lib, m: lib.Mesh(m.points[:, :2], [(c.type, c.data) for c in m.cells])  # SVG draws flat meshes: x, y only
@@ -297,6 +301,7 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("med", ".med", "med", {}, {}),
+    ("cgns (tetrahedra only)", ".cgns", "cgns", {"compression": None, "compression_opts": None}, {}),  # both uncompressed
     ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
     ("netgen", ".vol", "netgen", {}, {}),
     ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),

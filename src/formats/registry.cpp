@@ -6,6 +6,7 @@
 #include "formats/dolfin/dolfin.hpp"
 #include "formats/ansys/ansys.hpp"
 #include "formats/avsucd/avsucd.hpp"
+#include "formats/cgns/cgns.hpp"
 #include "formats/exodus/exodus.hpp"
 #include "formats/flac3d/flac3d.hpp"
 #include "formats/gmsh/gmsh.hpp"
@@ -83,6 +84,7 @@ const std::vector<Format>& formats() {
       med_format(),
       h5m_format(),
       hmf_format(),
+      cgns_format(),
   };
   return all;
 }

@@ -99,6 +99,12 @@ def late_vtu() -> mio.Mesh:
     return m
 
 
+def late_cgns() -> mio.Mesh:
+    m = big_mesh()
+    m.point_data = {"p" * 40: m.point_data["u"]}
+    return m
+
+
 def late_ply() -> mio.Mesh:
     # A point_data name a PLY header cannot hold (whitespace).
     m = big_mesh()
@@ -284,6 +290,7 @@ LATE_FAILURES["tetgen"] = late_tetgen
 LATE_FAILURES["ugrid"] = late_ugrid
 LATE_FAILURES["ansys"] = late_ansys
 LATE_FAILURES["xdmf"] = late_xdmf
+LATE_FAILURES["cgns"] = late_cgns  # a point data name over CGNS's 32 characters: found after the grid and the sections
 LATE_FAILURES["vtkhdf"] = late_vtu  # cell data blocks of different shapes: refused before the file opens
 LATE_FAILURES["med"] = late_vtu  # cell data blocks with different numbers of components: refused before the file opens
 LATE_FAILURES["h5m"] = late_vtu  # one tag name of two shapes (each declared once): refused before the file opens

@@ -683,7 +683,6 @@ PVD = {
 # A one-partition VTKHDF file (3 points, 1 triangle) made once by h5py in a subprocess (h5py
 # and meshio++ each hold HDF5's global state), which also reports the file offset of each
 # count dataset's (contiguous) value; each case rewrites one of them.
-_VTKHDF_TEMPLATE = None
 _VTKHDF_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
@@ -703,25 +702,26 @@ sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()})
 """
 
 
-def _vtkhdf_template():
-    global _VTKHDF_TEMPLATE
-    if _VTKHDF_TEMPLATE is None:
-        out = subprocess.run(["/usr/bin/python3", "-c", _VTKHDF_MAKER], check=True, capture_output=True, text=True).stdout
-        made = json.loads(out)
-        _VTKHDF_TEMPLATE = (bytes.fromhex(made["bytes"]), made["offsets"])
-    return _VTKHDF_TEMPLATE
+_H5PY_TEMPLATES = {}
 
 
-def vtkhdf_count(name: str):
+def h5py_count(maker: str, name: str):
+    """A case rewriting the int64 count `name` of the file h5py's `maker` script makes (run
+    once, in a subprocess: h5py and meshio++ each hold HDF5's global state; it prints the
+    file's bytes and each count's file offset)."""
     def build(v):
-        data, offsets = _vtkhdf_template()
+        if maker not in _H5PY_TEMPLATES:
+            out = subprocess.run(["/usr/bin/python3", "-c", maker], check=True, capture_output=True, text=True).stdout
+            made = json.loads(out)
+            _H5PY_TEMPLATES[maker] = (bytes.fromhex(made["bytes"]), made["offsets"])
+        data, offsets = _H5PY_TEMPLATES[maker]
         data = bytearray(data)
         data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
         return bytes(data)
     return build
 
 
-VTKHDF = {name: (vtkhdf_count(name), true) for name, true in
+VTKHDF = {name: (h5py_count(_VTKHDF_MAKER, name), true) for name, true in
           [("NumberOfPoints", 3), ("NumberOfCells", 1), ("NumberOfConnectivityIds", 3)]}
 
 # --- med: the entity counts are NBR attributes (int64 scalars as h5py writes them) ---------
@@ -760,9 +760,8 @@ def med_count(name: str):
 
 MED = {"NOE/COO@NBR": (med_count("COO"), 3), "MAI/TR3/NOD@NBR": (med_count("NOD"), 1)}
 # --- h5m, hmf: node ids and point indices in the connectivity datasets -----------------------
-# Each template is written once by h5py in a subprocess (as VTKHDF's), which reports the file
-# offset of the (contiguous, int64) dataset holding the value each case rewrites.
-_H5_TEMPLATES: dict = {}
+# Each template is written once by h5py in a subprocess (h5py_count, as VTKHDF's), which
+# reports the file offset of the (contiguous, int64) dataset holding the value each case rewrites.
 _H5M_MAKER = r"""
 import io, json, sys, numpy as np, h5py
 buf = io.BytesIO()
@@ -770,7 +769,7 @@ with h5py.File(buf, "w", libver="latest") as f:
     t = f.create_group("tstt")
     c = t.create_dataset("nodes/coordinates", data=np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]]))
     c.attrs.create("start_id", 1, dtype="i8")
-    e = t.create_dataset("elements/Tri3/connectivity", data=np.array([[VALUE_SLOT, 2, 3]], dtype=np.int64))
+    e = t.create_dataset("elements/Tri3/connectivity", data=np.array([[0, 2, 3]], dtype=np.int64))
     e.attrs.create("start_id", 4, dtype="i8")
     offsets = {"connectivity": e.id.get_offset()}
 sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
@@ -785,30 +784,44 @@ with h5py.File(buf, "w", libver="latest") as f:
     g = f.create_group("domain/grid")
     g["Geometry"] = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
     g["Geometry"].attrs["GeometryType"] = np.bytes_("XYZ")
-    t = g.create_dataset("Topology0", data=np.array([[VALUE_SLOT, 1, 2]], dtype=np.int64))
+    t = g.create_dataset("Topology0", data=np.array([[0, 1, 2]], dtype=np.int64))
     t.attrs["TopologyType"] = np.bytes_("Triangle")
     offsets = {"Topology0": t.id.get_offset()}
 sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
 """
 
 
-def h5py_value_case(maker: str, name: str):
-    """A case rewriting the first int64 of dataset `name` of the template `maker` makes."""
-    def build(v):
-        if maker not in _H5_TEMPLATES:
-            out = subprocess.run(["/usr/bin/python3", "-c", maker.replace("VALUE_SLOT", "0")], check=True,
-                                 capture_output=True, text=True).stdout
-            made = json.loads(out)
-            _H5_TEMPLATES[maker] = (bytes.fromhex(made["bytes"]), made["offsets"])
-        data, offsets = _H5_TEMPLATES[maker]
-        data = bytearray(data)
-        data[offsets[name]: offsets[name] + 8] = struct.pack("<Q", v)
-        return bytes(data)
-    return build
+# --- cgns: the zone size and ElementRange are int64 datasets --------------------------------
+# A CGNS/HDF5 file (2 points on a line, 1 BAR_2; nodes carry
+# only their label, all the reader needs, to stay under 4 KiB) made once by h5py in a
+# subprocess, which also reports each count dataset's file offset; each case rewrites one.
+_CGNS_MAKER = r"""
+import io, json, sys, numpy as np, h5py
+buf = io.BytesIO()
+def node(parent, name, label, data=None):
+    g = parent.create_group(name) if name else parent
+    if label:  # nodes the reader finds by name go without
+        g.attrs["label"] = np.array(label.encode(), dtype="S33")
+    if data is not None:
+        g.create_dataset(" data", data=data)
+    return g
+with h5py.File(buf, "w", libver="latest") as f:
+    node(f, None, "Root Node of HDF5 File")
+    b = node(f, "B", "CGNSBase_t", np.array([1, 1], np.int32))
+    z = node(b, "Z", "Zone_t", np.array([[2], [1], [0]], np.int64))
+    node(node(z, "GridCoordinates", ""), "CoordinateX", "", np.array([0.0, 1.0]))
+    e = node(z, "E", "Elements_t", np.array([3, 0], np.int32))
+    node(e, "ElementRange", "", np.array([1, 1], np.int64))
+    node(e, "ElementConnectivity", "", np.array([1, 2], np.int64))
+    at = lambda path: f[path].id.get_offset()
+    offsets = {"zone vertices": at("B/Z/ data"), "ElementRange end": at("B/Z/E/ElementRange/ data") + 8}
+sys.stdout.write(json.dumps({"offsets": offsets, "bytes": buf.getvalue().hex()}))
+"""
 
 
-H5M = {"node id in connectivity": (h5py_value_case(_H5M_MAKER, "connectivity"), 1)}
-HMF = {"point index in Topology0": (h5py_value_case(_HMF_MAKER, "Topology0"), 0)}
+H5M = {"node id in connectivity": (h5py_count(_H5M_MAKER, "connectivity"), 1)}
+HMF = {"point index in Topology0": (h5py_count(_HMF_MAKER, "Topology0"), 0)}
+CGNS = {name: (h5py_count(_CGNS_MAKER, name), true) for name, true in [("zone vertices", 2), ("ElementRange end", 1)]}
 
 CASES = {"vtp": VTP, "vts": structured_cases("StructuredGrid"), "vtr": structured_cases("RectilinearGrid"),
          "vti": structured_cases("ImageData"), "gmsh": GMSH, "vtu": VTU, "vtk": VTK, "ply": PLY, "obj": OBJ, "stl": STL, "off": OFF, "medit": MEDIT, "su2": SU2, "abaqus": ABAQUS, "nastran": NASTRAN, "unv": UNV, "exodus": EXODUS, "dolfin-xml": DOLFIN, "netgen": NETGEN, "neuroglancer": NEUROGLANCER}
@@ -829,6 +842,7 @@ CASES["vtkhdf"] = VTKHDF
 CASES["med"] = MED
 CASES["h5m"] = H5M
 CASES["hmf"] = HMF
+CASES["cgns"] = CGNS
 
 
 def run_worker(fmt: str, files: list[Path], tmp_path: Path) -> dict:

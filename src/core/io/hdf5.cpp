@@ -202,13 +202,16 @@ std::string shape_text(const NDArray::Shape& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-Handle create_memory_file(const Context& ctx) {
+Handle create_memory_file(const Context& ctx, bool track_order) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
     fail(ctx, "cannot set up an HDF5 file in memory");
+  Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  if (!fcpl || (track_order && H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0))
+    fail(ctx, "cannot set up an HDF5 file in memory");
   const std::string name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
-  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
   if (!file) fail(ctx, "cannot create an HDF5 file in memory");
   return file;
 }
@@ -230,11 +233,12 @@ Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {
   return group;
 }
 
-Handle create_group(const Context& ctx, hid_t loc, const std::string& path) {
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path, bool track_order) {
   Session session;
   Handle lcpl = link_create_plist();
   Handle gcpl = untimed_create_plist(H5P_GROUP_CREATE);
-  if (!gcpl) fail(ctx, "cannot set up the group " + path);
+  if (!gcpl || (track_order && H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0))
+    fail(ctx, "cannot set up the group " + path);
   Handle group(H5Gcreate2(loc, path.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT), H5Gclose);
   if (!group) fail(ctx, "cannot create the group " + path);
   return group;
@@ -404,10 +408,18 @@ herr_t add_name_of_type(hid_t group, const char* name, const H5L_info_t*, void* 
     wanted->names.emplace_back(name);
   return 0;
 }
-std::vector<std::string> names_of_type(const Context& ctx, hid_t loc, H5O_type_t type, const char* what) {
+std::vector<std::string> names_of_type(const Context& ctx, hid_t loc, H5O_type_t type, const char* what,
+                                       bool creation_order = false) {
   Session session;
   NamesOfType wanted{type, {}};
   hsize_t index = 0;
+  if (creation_order && H5Literate(loc, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, &add_name_of_type, &wanted) >= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return std::move(wanted.names);
+  }
+  H5Eclear2(H5E_DEFAULT);  // not asked, or the group does not index creation order
+  wanted.names.clear();
+  index = 0;
   if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, &index, &add_name_of_type, &wanted) < 0)
     fail(ctx, std::string("cannot list the ") + what + " of a group");
   H5Eclear2(H5E_DEFAULT);
@@ -419,8 +431,8 @@ std::vector<std::string> dataset_names(const Context& ctx, hid_t loc) {
   return names_of_type(ctx, loc, H5O_TYPE_DATASET, "datasets");
 }
 
-std::vector<std::string> group_names(const Context& ctx, hid_t loc) {
-  return names_of_type(ctx, loc, H5O_TYPE_GROUP, "groups");
+std::vector<std::string> group_names(const Context& ctx, hid_t loc, bool creation_order) {
+  return names_of_type(ctx, loc, H5O_TYPE_GROUP, "groups", creation_order);
 }
 
 bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path, bool array_members) {
@@ -594,6 +606,19 @@ void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std
   Handle attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   std::string padded(value);
   padded.resize(std::max<std::size_t>(1, value.size()), '\0');
+  if (!attribute || H5Awrite(attribute.get(), type.get(), padded.data()) < 0) fail(ctx, "cannot write attribute " + name);
+}
+
+void write_fixed_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value,
+                                  std::size_t size) {
+  Session session;
+  if (value.size() >= size) fail(ctx, "attribute " + name + ": '" + std::string(value) + "' is longer than " + std::to_string(size - 1) + " characters");
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type || H5Tset_size(type.get(), size) < 0) fail(ctx, "cannot make the type of attribute " + name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attribute(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  std::string padded(value);
+  padded.resize(size, '\0');
   if (!attribute || H5Awrite(attribute.get(), type.get(), padded.data()) < 0) fail(ctx, "cannot write attribute " + name);
 }
 

@@ -110,7 +110,10 @@ std::string shape_text(const NDArray::Shape& shape);
 // bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
 // AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
 // 1.10 crashes at exit on a file whose close failed). Costs one copy of the file in memory.
-Handle create_memory_file(const Context& ctx);
+// `track_order`: the root group tracks and indexes its links' creation order (as
+// create_group's), for readers that list children in creation order only (the CGNS
+// library 4's HDF5 layer, which VTK's vtkCGNSReader uses).
+Handle create_memory_file(const Context& ctx, bool track_order = false);
 // The bytes of an open file (flushed first).
 std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
@@ -124,7 +127,8 @@ std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
 void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_t size);
 // Groups: opened, or created (with every missing parent) below `loc`.
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path);
-Handle create_group(const Context& ctx, hid_t loc, const std::string& path);
+// `track_order`: the new group tracks and indexes its links' creation order.
+Handle create_group(const Context& ctx, hid_t loc, const std::string& path, bool track_order = false);
 // Whether `path` names a link that exists below `loc` (every intermediate group too).
 bool exists(hid_t loc, const std::string& path);
 
@@ -146,8 +150,9 @@ NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& pat
 NDArray::Shape dataset_shape(const Context& ctx, hid_t loc, const std::string& path);
 // The names of the datasets directly below group `loc` (subgroups left out), in name order.
 std::vector<std::string> dataset_names(const Context& ctx, hid_t loc);
-// The names of the groups directly below group `loc`, in name order.
-std::vector<std::string> group_names(const Context& ctx, hid_t loc);
+// The names of the groups directly below group `loc`, in name order; with `creation_order`,
+// in creation order when the group tracks it (CGNS: VTK's reader lists children so).
+std::vector<std::string> group_names(const Context& ctx, hid_t loc, bool creation_order = false);
 // Whether dataset `path` holds integers or floats (what read_dataset reads; with
 // `array_members`, also arrays of them: what read_array_dataset reads).
 bool is_numeric_dataset(const Context& ctx, hid_t loc, const std::string& path, bool array_members = false);
@@ -197,6 +202,10 @@ void write_attribute(const Context& ctx, hid_t obj, const std::string& name, hid
 
 // Attributes of an object: a string, or a small numeric array.
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value);
+// A string attribute of exactly `size` bytes, NUL-padded (`value` must be shorter): for
+// layouts whose readers read a fixed-size buffer (CGNS's 33-byte node names and labels).
+void write_fixed_string_attribute(const Context& ctx, hid_t obj, const std::string& name, std::string_view value,
+                                  std::size_t size);
 void write_attribute(const Context& ctx, hid_t obj, const std::string& name, const NDArray& value);
 // nullopt when the attribute does not exist.
 std::optional<std::string> read_string_attribute(const Context& ctx, hid_t obj, const std::string& name);
