@@ -301,7 +301,7 @@ WRITE_CASES = [
     ("nastran", ".bdf", "nastran", {}, {}),
     ("exodus netcdf4", ".e", "exodus", {}, {}),
     ("med", ".med", "med", {}, {}),
-    ("cgns (tetrahedra only)", ".cgns", "cgns", {"compression": None, "compression_opts": None}, {}),  # both uncompressed
+    ("cgns (tetrahedra only)", ".cgns", "cgns", {"compression": None, "compression_opts": None}, {"compression": None}),  # both uncompressed
     ("dolfin-xml (tetrahedra only)", ".xml", "dolfin-xml", {}, {}),
     ("netgen", ".vol", "netgen", {}, {}),
     ("netgen .vol.gz", ".vol.gz", "netgen", {}, {}),

@@ -492,8 +492,9 @@ void write_cgns(const std::string& path, const Mesh& mesh, const Options& option
     }
   const std::string base_name = opts.get_string("base_name", base_default);
   const std::string zone_name = opts.get_string("zone_name", zone_default);
-  const long long gzip = opts.get_int("compression_level", 0);
-  if (gzip < 0 || gzip > 9) throw std::invalid_argument("cgns: option 'compression_level': expected 0..9, found " + std::to_string(gzip));
+  // meshio's keywords and defaults (h5py's gzip at level 4)
+  const std::string compression = opts.get_string("compression", "gzip");
+  const std::string compression_opts = opts.get_string("compression_opts", "4");
   opts.finish();
   for (const auto* name : {&base_name, &zone_name})
     if (!valid_name(*name))
@@ -502,7 +503,8 @@ void write_cgns(const std::string& path, const Mesh& mesh, const Options& option
   Plan plan(mesh, path, zone_name);
   plan.build();
 #ifdef MESHIOPP_HAVE_HDF5
-  write_file(path, mesh, plan, base_name, zone_name, gzip == 0 ? -1 : static_cast<int>(gzip), whole == zone_name ? whole : std::string());
+  write_file(path, mesh, plan, base_name, zone_name, io::hdf5::gzip_level("cgns", compression, compression_opts),
+             whole == zone_name ? whole : std::string());
 #else
   throw write_error("cgns", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
 #endif
