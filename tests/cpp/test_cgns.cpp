@@ -175,8 +175,8 @@ TEST(CgnsErrors, BadFilesNameTheNode) {
                                    H5Ldelete(f, "/Base/Zone1/GridCoordinates", H5P_DEFAULT);
                                  }), "cgns"),
                     "node /Base/Zone1", "no GridCoordinates");
-  expect_read_error(read_outcome(data_path("cgns", "hex_adf.cgns"), "cgns"), "ADF-flavour", "cgnsconvert -h");
-  expect_read_error(read_outcome(data_path("cgns", "structured.cgns"), "cgns"), "node /Base/Block", "Structured zone");
+  expect_read_error(read_outcome(data_path("cgns", "unread/hex_adf.cgns"), "cgns"), "ADF-flavour", "cgnsconvert -h");
+  expect_read_error(read_outcome(data_path("cgns", "unread/structured.cgns"), "cgns"), "node /Base/Block", "Structured zone");
 }
 
 TEST(CgnsErrors, WriterRefusesWhatCgnsCannotName) {

@@ -297,12 +297,12 @@ def test_bad_options(tmp_path):
 
 def test_adf_file_is_a_clear_error():
     with pytest.raises(mio.ReadError, match=r"ADF-flavour.*cgnsconvert -h"):
-        mio.read(DATA / "hex_adf.cgns")
+        mio.read(DATA / "unread" / "hex_adf.cgns")
 
 
 def test_structured_zone_is_a_clear_error():
     with pytest.raises(mio.ReadError, match=r"node /Base/Block: a Structured zone"):
-        mio.read(DATA / "structured.cgns")
+        mio.read(DATA / "unread" / "structured.cgns")
 
 
 def test_not_cgns_hdf5_names_the_node(tmp_path):

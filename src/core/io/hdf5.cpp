@@ -4,10 +4,16 @@
 
 #include "core/io/hdf5.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <filesystem>
+#include <atomic>
 #include <charconv>
+#include <filesystem>
+#include <optional>
+#include <set>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "core/io/file.hpp"
@@ -141,7 +147,28 @@ Session::Session() : lock_(hdf5_netcdf_mutex()) {
 
 Session::~Session() { H5Eset_auto2(H5E_DEFAULT, old_func_, old_data_); }
 
+namespace {
+// Regular files (device, inode) whose read failed inside HDF5 in this process. HDF5 1.10 can
+// keep a corrupt file it failed to close open inside the library, and a later H5Fopen of the
+// same file (the same device and inode, even rewritten since) then shares that stale state:
+// such a file is opened from a copy of its bytes instead (open_file). Guarded by the HDF5 lock.
+std::set<std::pair<dev_t, ino_t>>& failed_files() {
+  static std::set<std::pair<dev_t, ino_t>> files;
+  return files;
+}
+std::optional<std::pair<dev_t, ino_t>> file_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return std::make_pair(st.st_dev, st.st_ino);
+}
+}  // namespace
+
 void fail(const Context& ctx, std::string_view what) {
+  if (!ctx.writing)
+    if (const auto id = file_identity(ctx.path)) {
+      const Session session;
+      failed_files().insert(*id);
+    }
   std::string message;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, &innermost, &message);
   H5Eclear2(H5E_DEFAULT);
@@ -153,6 +180,10 @@ void fail(const Context& ctx, std::string_view what) {
 
 Handle open_file(const Context& ctx) {
   Session session;
+  if (const auto id = file_identity(ctx.path); id && failed_files().count(*id)) {
+    const FileBytes bytes(ctx.path, ctx.format);
+    return open_file_image(ctx, bytes.data(), bytes.size());
+  }
   Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
   const FileBytes bytes(ctx.path, ctx.format);  // mapped: only the object headers' pages are read
@@ -175,8 +206,10 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size) {
       H5Pset_file_image(fapl.get(), const_cast<void*>(data), size) < 0)
     fail(ctx, "cannot set up an HDF5 file in memory");
   // HDF5 1.10's core driver still open()s a file of the name given (blocking on a pipe
-  // with no writer left): the image gets a name of its own.
-  const std::string name = ctx.path + ":meshioplusplus-image";
+  // with no writer left): the image gets a name of its own, new for each open (HDF5 shares
+  // an open file by name, and may hold one it failed to close: see failed_files()).
+  static std::atomic<unsigned long long> images{0};
+  const std::string name = ctx.path + ":meshioplusplus-image-" + std::to_string(++images);
   Handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
   check_layouts(ctx, file.get(), data, size);

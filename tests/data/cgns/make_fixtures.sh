@@ -12,5 +12,5 @@ aflr3_to_cgns -f hex.ugrid hex_bc.cgns
 aflr3_to_cgns -f hexpyr.ugrid hexpyr.cgns
 cp ../tetgen/cube.1.node ../tetgen/cube.1.ele ../tetgen/cube.1.face /tmp/
 tetgen_to_cgns /tmp/cube.1 tetgen_cube.cgns
-cgnsconvert -a hex_bc.cgns hex_adf.cgns
+cgnsconvert -a hex_bc.cgns unread/hex_adf.cgns
 /usr/bin/python3 make_fixtures.py
