@@ -113,23 +113,10 @@ struct SweepCount {
   std::size_t files = 0, meshes = 0;
 };
 
-// Each case is written to a file of its own (removed at the end): libhdf5 1.10 can keep a
-// corrupt file it failed to close open inside the library, and a later open of the same file
-// (the same device and inode: one probe rewritten in place) then meets its stale state.
 inline SweepCount sweep(const std::string& bytes, const std::string& format, const std::string& probe_name, const Sweep& s) {
-  const std::filesystem::path name(probe_name);
-  std::vector<std::string> probes;
-  struct Cleanup {
-    std::vector<std::string>& paths;
-    ~Cleanup() {
-      for (const auto& p : paths) std::filesystem::remove(p);
-    }
-  } cleanup{probes};
+  const std::string probe = tmp_path(probe_name);
   SweepCount n;
   auto check = [&](const std::string& b) {
-    const std::string probe =
-        tmp_path(name.stem().string() + "-" + std::to_string(probes.size()) + name.extension().string());
-    probes.push_back(probe);
     spit(probe, b);
     const std::string outcome = read_outcome(probe, format, s.options);
     if (outcome == "mesh") {

@@ -16,6 +16,7 @@
 // IV.A.2.m attribute, IV.A.2.d datatype, IV.A.2.b dataspace, III.E global heap).
 #ifdef MESHIOPP_HAVE_HDF5
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -343,6 +344,8 @@ class HeaderWalk {
   std::vector<std::uint64_t> chunk_, max_dims_;  // a chunked layout's dimensions; the dataspace's maxima
 };
 
+constexpr long kMaxDepth = 256;
+
 struct Visit {
   HeaderWalk* walk;
   std::string kind, name, problem;
@@ -355,7 +358,9 @@ struct Visit {
 
 herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* out) {
   auto* v = static_cast<Visit*>(out);
-  if (++v->objects > v->max_objects) {
+  // A path over kMaxDepth groups deep is taken for a loop too (each step deeper costs HDF5 a
+  // walk from the root: a loop met the object bound only after seconds).
+  if (++v->objects > v->max_objects || std::count(name, name + std::strlen(name), '/') > kMaxDepth) {
     v->loops = true;
     return 1;  // stop
   }
@@ -388,7 +393,7 @@ void check_layouts(const Context& ctx, hid_t file, const void* bytes, std::size_
       !visit.loops)
     fail(ctx, "cannot list the objects of the file");
   if (visit.loops)
-    fail(ctx, "the file's groups hold more objects than its " + std::to_string(size) +
+    fail(ctx, "the file's groups nest deeper, or hold more objects, than its " + std::to_string(size) +
                   " bytes can (a loop in a corrupt group structure)");
   if (!visit.problem.empty())
     fail(ctx, visit.kind + " /" + visit.name + ": " + visit.problem + ", which HDF5 1.10 cannot read safely (a corrupt file)");
