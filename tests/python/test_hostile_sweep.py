@@ -39,18 +39,7 @@ def test_cases_cover_every_prefix_of_small_files():
     assert lengths[:512] == list(range(512)) and lengths[-1] == len(big) - 1 and len(lengths) < 2200
 
 
-# Known crashes inside libhdf5 1.10.8 that meshio++ does not guard yet (docs/formats/cgns.md,
-# "Not done"): CGNS files our writer makes track link creation order, so their groups keep
-# compact link tables with creation-order indexes; a flipped byte there (flip:1994^0x20 of
-# mpp_tet_regions.cgns) is a double free in H5G__link_release_table under H5Ovisit. Listed
-# here, visibly, as expected failures, not left out of the sweep.
-KNOWN_LIBHDF5_CRASHES = {("cgns", name) for name in ("mpp_polygon_2d.cgns", "mpp_polyhedra.cgns", "mpp_tet_regions.cgns")}
-SWEEP_CASES = [
-    pytest.param(f, p, id=f"{f}-{p.name}",
-                 marks=[pytest.mark.xfail(reason="libhdf5 1.10.8 double free on a corrupt compact link table", strict=False)]
-                 if (f, p.name) in KNOWN_LIBHDF5_CRASHES else [])
-    for f, p in SWEEP
-]
+SWEEP_CASES = [pytest.param(f, p, id=f"{f}-{p.name}") for f, p in SWEEP]
 
 
 @pytest.mark.parametrize("fmt,fixture", SWEEP_CASES)

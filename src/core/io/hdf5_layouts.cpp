@@ -34,6 +34,8 @@ constexpr unsigned kContinuationMessage = 0x0010;
 constexpr unsigned kAttributeMessage = 0x000C;
 constexpr unsigned kDataspaceMessage = 0x0001;
 constexpr unsigned kDatatypeMessage = 0x0003;
+constexpr unsigned kLinkMessage = 0x0006;
+constexpr unsigned kLinkInfoMessage = 0x0002;
 constexpr unsigned kCompactClass = 0;
 constexpr unsigned kChunkedClass = 2;
 constexpr unsigned kVariableLengthClass = 9;
@@ -119,8 +121,13 @@ class HeaderWalk {
       if (!(flags & 0x02)) {  // a shared message's data is elsewhere (layouts never are)
         if (type == kLayoutMessage) layout(data, size);
         if (type == kDataspaceMessage && !elements(data, size, elements_, &max_dims_)) elements_ = kUnknown;
-        if (type == kDatatypeMessage && size >= 8) element_bytes_ = le(data + 4, 4);
+        if (type == kDatatypeMessage && size >= 8) {
+          element_bytes_ = le(data + 4, 4);
+          if (std::string why = datatype(data, size); !why.empty()) problem_ = "its datatype message declares " + why;
+        }
         if (type == kAttributeMessage) attribute(data, size);
+        if (type == kLinkMessage) link(data, size);
+        if (type == kLinkInfoMessage) link_info(data, size);
         if (type == kContinuationMessage && size >= addr_bytes_ + size_bytes_)
           continuations.push_back({le(data, addr_bytes_), le(data + addr_bytes_, size_bytes_)});
       }
@@ -188,34 +195,47 @@ class HeaderWalk {
     }
   }
 
-  // The attribute message at [at, at + size): each variable-length value of its data must be
-  // a global heap object of exactly its bytes. Versions 1 (parts padded to 8 bytes), 2 and 3;
-  // a shared datatype or dataspace (flags 1, 2) is elsewhere and left to HDF5.
+  // The attribute message at [at, at + size): HDF5 1.10.8 decodes the name up to its NUL,
+  // then the datatype and dataspace, and copies elements x type size bytes of value, none of
+  // it bounded by the message: each part must lie inside the message, the name must end in a
+  // NUL, an atomic datatype must be whole (see datatype), and the value's bytes must be there.
+  // Each variable-length value must then be a global heap object of exactly its bytes.
+  // Versions 1 (parts padded to 8 bytes), 2 and 3; a shared datatype or dataspace (flags 1,
+  // 2) is a reference to another message, and the value's size is left to HDF5 then.
   void attribute(std::uint64_t at, std::uint64_t size) {
-    if (size < 8) return;
+    auto corrupt = [&](const std::string& what) { problem_ = "an attribute message at byte " + std::to_string(at) + " " + what; };
+    if (size < 8) return corrupt("is " + std::to_string(size) + " bytes long, shorter than its fixed fields");
     const unsigned version = file_[at];
-    if (version < 1 || version > 3 || (version >= 2 && (file_[at + 1] & 0x03))) return;
+    if (version < 1 || version > 3) return;  // HDF5 refuses an unknown version itself
+    const bool shared = version >= 2 && (file_[at + 1] & 0x03);
     const std::uint64_t name = le(at + 2, 2), type = le(at + 4, 2), space = le(at + 6, 2);
     auto part = [version](std::uint64_t n) { return version == 1 ? (n + 7) / 8 * 8 : n; };
     std::uint64_t pos = at + (version == 3 ? 9 : 8);
     const std::uint64_t end = at + size;
-    if (pos + part(name) > end) return;
+    if (pos > end || name == 0 || part(name) > end - pos) return corrupt("declares a name of " + std::to_string(name) + " bytes past its end");
+    if (std::memchr(file_ + pos, 0, name) == nullptr) return corrupt("has a name without its terminating NUL");
     pos += part(name);
     const std::uint64_t type_at = pos;
-    if (type < 8 || pos + part(type) > end) return;
+    if (type < 8 || part(type) > end - pos) return corrupt("declares a datatype of " + std::to_string(type) + " bytes past its end");
     pos += part(type);
     const std::uint64_t space_at = pos;
-    if (pos + part(space) > end) return;
+    if (part(space) > end - pos) return corrupt("declares a dataspace of " + std::to_string(space) + " bytes past its end");
     pos += part(space);
-    // Datatype: class in the low 4 bits of byte 0; a variable-length type's properties are its
-    // base type, whose size is at 4 bytes into it. Nested variable-length types are left alone.
-    if ((file_[type_at] & 0x0F) != kVariableLengthClass || type < 16) return;
-    if ((file_[type_at + 8] & 0x0F) == kVariableLengthClass) return;
-    const std::uint64_t base_size = le(type_at + 12, 4);
+    if (shared) return;
+    if (std::string why = datatype(type_at, type); !why.empty()) return corrupt("has " + why);
     std::uint64_t count = 0;
     if (!elements(space_at, space, count)) return;
-    const std::uint64_t element = 4 + addr_bytes_ + 4;  // length, heap collection, object index
-    if (count > (end - pos) / element) return;  // HDF5 refuses a short attribute itself
+    // Datatype: class in the low 4 bits of byte 0; a variable-length value is stored as its
+    // length, heap collection and object index whatever the size field says.
+    const bool variable = (file_[type_at] & 0x0F) == kVariableLengthClass;
+    const std::uint64_t element = variable ? 4 + addr_bytes_ + 4 : le(type_at + 4, 4);
+    if (element != 0 && count > (end - pos) / element)
+      return corrupt("declares " + std::to_string(count) + " values of " + std::to_string(element) + " bytes but holds " +
+                     std::to_string(end - pos));
+    // A variable-length type's properties are its base type, whose size is 4 bytes into it.
+    // Nested variable-length types are left alone.
+    if (!variable || type < 16 || (file_[type_at + 8] & 0x0F) == kVariableLengthClass) return;
+    const std::uint64_t base_size = le(type_at + 12, 4);
     for (std::uint64_t i = 0; i < count && problem_.empty(); ++i, pos += element) {
       const std::uint64_t length = le(pos, 4), collection = le(pos + 4, addr_bytes_);
       const std::uint64_t index = le(pos + 4 + addr_bytes_, 4);
@@ -227,6 +247,97 @@ class HeaderWalk {
         problem_ = "an attribute's variable-length value " + std::to_string(i) + " needs " + std::to_string(want) +
                    " bytes but its global heap object (collection at " + std::to_string(collection) + ", index " +
                    std::to_string(index) + ") " + (have == kMissing ? std::string("is missing") : "holds " + std::to_string(have));
+    }
+  }
+
+  // "" when the datatype message at [at, at + size) is safe to convert from, else what is
+  // wrong with it. HDF5 1.10.8 takes an integer's, bitfield's or float's bit offset and
+  // precision (and a float's sign, exponent and mantissa positions) as given, and converting
+  // such a value then reads bits past the value's bytes: they must lie inside its size.
+  std::string datatype(std::uint64_t at, std::uint64_t size) const {
+    if (size < 8) return "";
+    const unsigned type_class = file_[at] & 0x0F;
+    if (type_class != 0 && type_class != 1 && type_class != 4) return "";
+    const std::uint64_t bytes = le(at + 4, 4), bits = 8 * bytes;
+    if (bytes == 0) return "a number type of 0 bytes";
+    if (size < (type_class == 1 ? 20u : 12u)) return "a number type whose properties are cut short";
+    const std::uint64_t offset = le(at + 8, 2), precision = le(at + 10, 2);
+    if (precision == 0 || offset + precision > bits)
+      return "a number type of " + std::to_string(bytes) + " bytes declaring " + std::to_string(precision) +
+             " bits of precision at bit " + std::to_string(offset);
+    if (type_class != 1) return "";
+    const std::uint64_t sign = file_[at + 2], exponent_at = file_[at + 12], exponent_bits = file_[at + 13];
+    const std::uint64_t mantissa_at = file_[at + 14], mantissa_bits = file_[at + 15];
+    if (sign >= bits || exponent_bits == 0 || exponent_at + exponent_bits > bits || mantissa_bits == 0 ||
+        mantissa_at + mantissa_bits > bits)
+      return "a float type of " + std::to_string(bytes) + " bytes whose sign, exponent or mantissa bits lie outside it";
+    return "";
+  }
+
+  // The link message at [at, at + size) (a group's member in compact storage): version 1,
+  // flags (bits 0-1 the name length's width, 2 creation order, 3 link type, 4 name character
+  // set present), then those fields, the name, and the target (a hard link's address, or a
+  // 2-byte length and that many bytes). HDF5 1.10.8 decodes every link message of a group
+  // into a table before iterating it, with no bound on the message's size, and on a message
+  // it refuses frees the table's entries that were never filled in (a double free in
+  // H5G__link_release_table): each message must decode within its bytes here first. H5Ovisit
+  // reports a group before it lists the group's links, so this check comes first.
+  void link(std::uint64_t at, std::uint64_t size) {
+    const std::uint64_t end = at + size;
+    auto corrupt = [&](const std::string& what) { problem_ = "a link message at byte " + std::to_string(at) + " " + what; };
+    if (size < 2 || file_[at] != 1) return corrupt("is not of version 1");
+    const unsigned flags = file_[at + 1];
+    if (flags & 0xE0) return corrupt("has reserved flag bits set (" + std::to_string(flags) + ")");
+    std::uint64_t pos = at + 2;
+    unsigned link_type = 0;
+    if (flags & 0x08) {
+      if (pos + 1 > end) return corrupt("ends inside its link type");
+      link_type = file_[pos++];
+      if (link_type > 1 && link_type < 64) return corrupt("has the unknown link type " + std::to_string(link_type));
+    }
+    if (flags & 0x04) pos += 8;  // creation order
+    if (flags & 0x10) {
+      if (pos + 1 > end) return corrupt("ends inside its name's character set");
+      if (file_[pos++] > 1) return corrupt("declares an unknown character set for its name");
+    }
+    const unsigned width = 1u << (flags & 0x03);
+    if (pos + width > end) return corrupt("ends inside its name's length");
+    const std::uint64_t name_length = le(pos, width);
+    pos += width;
+    if (name_length == 0 || name_length > end - pos) return corrupt("declares a name of " + std::to_string(name_length) + " bytes in a message of " + std::to_string(size));
+    pos += name_length;
+    if (link_type == 0) {
+      if (addr_bytes_ > end - pos) return corrupt("ends inside its target's address");
+      return;
+    }
+    if (pos + 2 > end) return corrupt("ends inside its target's length");
+    const std::uint64_t target = le(pos, 2);
+    if ((link_type == 1 && target == 0) || target > end - pos - 2)
+      return corrupt("declares a target of " + std::to_string(target) + " bytes in a message of " + std::to_string(size));
+  }
+
+  // The link info message at [at, at + size) (a new-style group's): version 0, flags (bit 0
+  // the maximum creation index present, bit 1 creation order indexed), then the addresses of
+  // the fractal heap and the name index B-tree (and the creation order index B-tree) of
+  // dense link storage, undefined (all ones) while the links are compact. HDF5 1.10.8 opens
+  // the B-tree of a defined heap address without checking the address against the file: a
+  // flipped bit there was a segfault reading far past the end under H5Ovisit.
+  void link_info(std::uint64_t at, std::uint64_t size) {
+    auto corrupt = [&](const std::string& what) { problem_ = "a link info message at byte " + std::to_string(at) + " " + what; };
+    if (size < 2 || file_[at] != 0) return corrupt("is not of version 0");
+    const unsigned flags = file_[at + 1];
+    if (flags & ~0x03u) return corrupt("has reserved flag bits set (" + std::to_string(flags) + ")");
+    const unsigned addresses = (flags & 0x02) ? 3 : 2;
+    const std::uint64_t pos = at + 2 + ((flags & 0x01) ? 8 : 0);
+    if (pos + std::uint64_t{addresses} * addr_bytes_ > at + size) return corrupt("ends inside its addresses");
+    const std::uint64_t undefined = addr_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * addr_bytes_)) - 1;
+    const std::uint64_t heap = le(pos, addr_bytes_);
+    for (unsigned i = 0; i < addresses; ++i) {
+      const std::uint64_t address = le(pos + i * addr_bytes_, addr_bytes_);
+      if ((address == undefined) != (heap == undefined))
+        return corrupt("has dense link storage addresses of which only some are defined");
+      if (address != undefined && !in_file(base_ + address, 16))
+        return corrupt("points at byte " + std::to_string(address) + ", outside the file's " + std::to_string(size_) + " bytes");
     }
   }
 
