@@ -134,6 +134,61 @@ TEST(Hdf5Toolkit, RowsAreWrittenAndReadByRange) {
   }
 }
 
+// Messages HDF5 1.10.8 decodes without bounding them by their size are checked from the
+// file's bytes first (hdf5_layouts.cpp): each corruption below read past HDF5's buffers, freed
+// memory twice or read far past the file; now each is a ReadError naming the message.
+std::string outcome_of_open(const std::string& path, const std::string& bytes) {
+  testsupport::spit(path, bytes);
+  try {
+    h5::open_file(h5::Context{"fmt", path, false});
+    return "opened";
+  } catch (const meshioplusplus::ReadError& e) {
+    return e.what();
+  }
+}
+
+std::string flipped(std::string bytes, std::size_t at, unsigned char mask) {
+  bytes.at(at) = static_cast<char>(bytes.at(at) ^ mask);
+  return bytes;
+}
+
+TEST(Hdf5Toolkit, MessagesHdf5DecodesUnboundedAreCheckedFirst) {
+  const std::string path = tmp_path("hdf5_messages.h5");
+  {
+    const h5::Context ctx{"test", path, true};
+    h5::Handle file = h5::create_file(ctx, path);
+    h5::Handle group = h5::create_group(ctx, file.get(), "/g");
+    h5::write_attribute(ctx, group.get(), "NBRX", NDArray::from_vector<std::int32_t>({7}));
+  }
+  const std::string good = testsupport::slurp(path);
+  const std::string probe = tmp_path("hdf5_messages_probe.h5");
+  EXPECT_EQ(outcome_of_open(probe, good), "opened");
+  // The attribute's int32 datatype (class 0, 4 bytes, offset 0, precision 32) follows its
+  // name: 64 bits of precision in 4 bytes, and a name longer than its message.
+  const std::size_t name_at = good.find(std::string("NBRX\0", 5));
+  ASSERT_NE(name_at, std::string::npos);
+  const std::size_t precision_at = good.find(std::string("\x04\0\0\0\0\0\x20\0", 8), name_at) + 6;
+  ASSERT_LT(precision_at, good.size());
+  std::string wide = good;
+  wide[precision_at] = 0x40;
+  const std::string m1 = outcome_of_open(probe, wide);
+  EXPECT_NE(m1.find("number type of 4 bytes declaring 64 bits of precision"), std::string::npos) << m1;
+  EXPECT_NE(m1.find("/g"), std::string::npos) << m1;
+  std::string long_name = good;
+  long_name[name_at - 6] = '\xff', long_name[name_at - 5] = '\x7f';  // version 1: name size at +2
+  const std::string m2 = outcome_of_open(probe, long_name);
+  EXPECT_NE(m2.find("declares a name of 32767 bytes past its end"), std::string::npos) << m2;
+  // Files our CGNS writer makes track link creation order: their groups keep link and link
+  // info messages.
+  const std::string cgns = testsupport::slurp(testsupport::data_path("../fuzz/seeds/cgns", "mpp_tet_regions.cgns"));
+  const std::string m3 = outcome_of_open(probe, flipped(cgns, 1994, 0x20));
+  EXPECT_NE(m3.find("a link message at byte"), std::string::npos) << m3;
+  const std::string polygons = testsupport::slurp(testsupport::data_path("../fuzz/seeds/cgns", "mpp_polygon_2d.cgns"));
+  const std::string m4 = outcome_of_open(probe, flipped(polygons, 679, 0x01));
+  EXPECT_NE(m4.find("a link info message at byte"), std::string::npos) << m4;
+  EXPECT_NE(m4.find("outside the file"), std::string::npos) << m4;
+}
+
 }  // namespace
 
 #endif  // MESHIOPP_HAVE_HDF5
