@@ -184,6 +184,9 @@ Handle open_file(const Context& ctx) {
     const FileBytes bytes(ctx.path, ctx.format);
     return open_file_image(ctx, bytes.data(), bytes.size());
   }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(ctx.path, ec) && std::filesystem::file_size(ctx.path, ec) == 0 && !ec)
+    fail(ctx, "cannot open as an HDF5 file: it is empty");  // as open_file_image says
   Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
   const FileBytes bytes(ctx.path, ctx.format);  // mapped: only the object headers' pages are read

@@ -17,7 +17,15 @@
 //   * partitioned datasets (VTKHDF, and collective MPI writers later): read_rows() reads a
 //     range of rows; create_dataset() makes a dataset of its final shape and write_rows()
 //     fills a range of its rows, so each partition (each rank) writes its own slice.
+//   * kMissing: what every HDF5-based format says in a build without the library (declared
+//     in every build).
 #pragma once
+
+namespace meshioplusplus::io::hdf5 {
+// The message of the ReadError / WriteError an HDF5-based format raises in a build without
+// libhdf5 (the format stays registered and says which package enables it).
+inline constexpr const char* kMissing = "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild";
+}  // namespace meshioplusplus::io::hdf5
 
 #ifdef MESHIOPP_HAVE_HDF5
 

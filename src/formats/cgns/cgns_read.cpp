@@ -23,9 +23,9 @@
 #include "meshioplusplus/mesh_ops.hpp"
 #include "meshioplusplus/warnings.hpp"
 
+#include "core/io/hdf5.hpp"
 #ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/file.hpp"
-#include "core/io/hdf5.hpp"
 #endif
 
 namespace meshioplusplus::cgns {
@@ -725,7 +725,7 @@ Mesh read_cgns(const std::string& path, const Options& options) {
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path).read();
 #else
-  throw read_error("cgns", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw read_error("cgns", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -18,9 +18,7 @@
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::cgns {
 
@@ -506,7 +504,7 @@ void write_cgns(const std::string& path, const Mesh& mesh, const Options& option
   write_file(path, mesh, plan, base_name, zone_name, io::hdf5::gzip_level("cgns", compression, compression_opts),
              whole == zone_name ? whole : std::string());
 #else
-  throw write_error("cgns", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw write_error("cgns", path, io::hdf5::kMissing);
 #endif
 }
 

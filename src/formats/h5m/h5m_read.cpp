@@ -13,9 +13,7 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::h5m {
 
@@ -180,7 +178,7 @@ Mesh read_h5m(const std::string& path, const Options& options) {
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path).read();
 #else
-  throw read_error("h5m", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw read_error("h5m", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -18,9 +18,7 @@
 #include "meshioplusplus/version.hpp"
 #include "meshioplusplus/warnings.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::h5m {
 
@@ -168,7 +166,7 @@ void write_h5m(const std::string& path, const Mesh& mesh, const Options& options
   target.commit();
 #else
   (void)add_global_ids;
-  throw write_error("h5m", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw write_error("h5m", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -13,9 +13,7 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::hmf {
 
@@ -151,7 +149,7 @@ Mesh read_hmf(const std::string& path, const Options& options) {
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path).read();
 #else
-  throw read_error("hmf", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw read_error("hmf", path, io::hdf5::kMissing);
 #endif
 }
 

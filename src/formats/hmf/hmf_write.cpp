@@ -12,9 +12,7 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::hmf {
 
@@ -75,7 +73,7 @@ void write_hmf(const std::string& path, const Mesh& mesh, const Options& options
   target.commit();
 #else
   (void)cell_data;
-  throw write_error("hmf", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw write_error("hmf", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -3,7 +3,9 @@
 // (arrays of 80 chars, a type the HDF5 toolkit's numeric datasets do not cover).
 // Spec: https://docs.salome-platform.org/latest/dev/MEDCoupling/developer/med-file.html
 // (MED_LNAME_SIZE group names; med_geometry_type names as the HDF5 groups spell them).
+#include <algorithm>
 #include <array>
+#include <type_traits>
 #include <cstring>
 #include <utility>
 
@@ -36,37 +38,71 @@ std::optional<std::string_view> meshio_type_name(std::string_view med_type) {
   return std::nullopt;
 }
 
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype) {
+namespace {
+
+// Rows are transposed a tile at a time: the row-major side of a tile (at most kTileRows x
+// a x b values) stays in cache while each of its columns is streamed on the other side.
+constexpr std::size_t kTileRows = 256;
+
+// value - shift in the output's type, wrapping as unsigned arithmetic does (a corrupt
+// file's extreme value then lands out of range, never in undefined behaviour); floats are
+// never shifted.
+template <class O, class I>
+O shifted(I value, std::int64_t shift) {
+  if constexpr (std::is_integral_v<O>) {
+    using U = std::make_unsigned_t<O>;
+    return static_cast<O>(static_cast<U>(static_cast<U>(static_cast<O>(value)) - static_cast<U>(shift)));
+  } else {
+    return static_cast<O>(value);
+  }
+}
+
+}  // namespace
+
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {
   NDArray out = NDArray::uninit(dtype, {rows, a * b});
+  const std::size_t width = a * b;
   visit_dtype(dtype, [&](auto out_tag) {
     using O = decltype(out_tag);
     O* o = out.data<O>();
     visit_dtype(flat.dtype(), [&](auto in_tag) {
       using I = decltype(in_tag);
       const I* in = flat.data<const I>();
-      // Row-major index (i, g, c) = (i * a + g) * b + c; column-major i + rows * (g + a * c).
-      for (std::size_t c = 0; c < b; ++c)
-        for (std::size_t g = 0; g < a; ++g) {
-          const I* col = in + rows * (g + a * c);
-          for (std::size_t i = 0; i < rows; ++i) o[(i * a + g) * b + c] = static_cast<O>(col[i]);
-        }
+      // Row-major index (i, g, c) = i * a * b + g * b + c; column-major i + rows * (g + a * c).
+      for (std::size_t start = 0; start < rows; start += kTileRows) {
+        const std::size_t end = std::min(rows, start + kTileRows);
+        for (std::size_t c = 0; c < b; ++c)
+          for (std::size_t g = 0; g < a; ++g) {
+            const I* col = in + rows * (g + a * c);
+            O* dst = o + g * b + c;
+            for (std::size_t i = start; i < end; ++i) dst[i * width] = shifted<O>(col[i], shift);
+          }
+      }
     });
   });
   return out;
 }
 
-NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b) {
+NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {
   const std::size_t rows = rows_array.dim(0);
-  NDArray out = NDArray::uninit(rows_array.dtype(), {rows * a * b});
-  visit_dtype(rows_array.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* in = rows_array.data<const T>();
-    T* o = out.data<T>();
-    for (std::size_t c = 0; c < b; ++c)
-      for (std::size_t g = 0; g < a; ++g) {
-        T* col = o + rows * (g + a * c);
-        for (std::size_t i = 0; i < rows; ++i) col[i] = in[(i * a + g) * b + c];
+  const std::size_t width = a * b;
+  NDArray out = NDArray::uninit(dtype, {rows * width});
+  visit_dtype(dtype, [&](auto out_tag) {
+    using O = decltype(out_tag);
+    O* o = out.data<O>();
+    visit_dtype(rows_array.dtype(), [&](auto in_tag) {
+      using I = decltype(in_tag);
+      const I* in = rows_array.data<const I>();
+      for (std::size_t start = 0; start < rows; start += kTileRows) {
+        const std::size_t end = std::min(rows, start + kTileRows);
+        for (std::size_t c = 0; c < b; ++c)
+          for (std::size_t g = 0; g < a; ++g) {
+            O* col = o + rows * (g + a * c);
+            const I* src = in + g * b + c;
+            for (std::size_t i = start; i < end; ++i) col[i] = shifted<O>(src[i * width], -shift);
+          }
       }
+    });
   });
   return out;
 }

@@ -26,9 +26,7 @@
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::med {
 
@@ -45,10 +43,12 @@ inline constexpr std::size_t kNameSize = 64;       // MED_NAME_SIZE: mesh, field
 inline constexpr const char* kNoProfile = "MED_NO_PROFILE_INTERNAL";
 
 // Column-major (Fortran order) values of shape (rows, a, b) as a row-major (rows, a * b)
-// array of `dtype`; and back: a row-major array of rows of a * b values flattened as
-// numpy's flatten(order="F") of its (rows, a, b) shape. b = 1 for (rows, a) arrays.
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype);
-NDArray to_columns(const NDArray& rows, std::size_t a, std::size_t b);
+// array of `dtype`; and back: a row-major array of rows of a * b values flattened, as
+// `dtype`, as numpy's flatten(order="F") of its (rows, a, b) shape. b = 1 for (rows, a)
+// arrays. Integer outputs are shifted in the same pass: from_columns subtracts `shift`,
+// to_columns adds it (MED's 1-based node numbers).
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift = 0);
+NDArray to_columns(const NDArray& rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift = 0);
 
 #ifdef MESHIOPP_HAVE_HDF5
 // A family's group names: dataset `path` of (n,) arrays of 80 chars (NUL-padded), as

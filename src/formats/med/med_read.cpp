@@ -185,14 +185,15 @@ class Reader {
       const std::string nod = mai + "/" + med_type + "/NOD";
       const auto k = static_cast<std::size_t>(cell_type(*type).num_nodes);
       const std::size_t m = count_attr(nod, "NBR", bound());
-      NDArray conn = from_columns(values(nod, std::uint64_t(m) * k, true), m, k, 1, DType::int64);
-      std::int64_t* c = conn.data<std::int64_t>();
-      for (std::size_t i = 0; i < m * k; ++i) {
-        if (c[i] < 1 || c[i] > num_points)
-          fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " + std::to_string(c[i]) +
-               " out of range (1.." + std::to_string(num_points) + ")");
-        --c[i];
-      }
+      NDArray conn = from_columns(values(nod, std::uint64_t(m) * k, true), m, k, 1, DType::int64, /*shift=*/1);
+      const std::int64_t* c = conn.data<const std::int64_t>();
+      std::int64_t lo = 0, hi = 0;
+      for (std::size_t i = 0; i < m * k; ++i) lo = std::min(lo, c[i]), hi = std::max(hi, c[i]);
+      if (lo < 0 || hi >= num_points)
+        for (std::size_t i = 0; i < m * k; ++i)
+          if (c[i] < 0 || c[i] >= num_points)
+            fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " + std::to_string(c[i] + 1) +
+                 " out of range (1.." + std::to_string(num_points) + ")");
       const std::string fam = mai + "/" + med_type + "/FAM";
       if (exists(fam)) {
         tags.push_back(values(fam, m, true));
@@ -423,7 +424,7 @@ Mesh read_med(const std::string& path, const Options& options) {
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path, std::move(ro)).read();
 #else
-  throw read_error("med", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw read_error("med", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -109,8 +109,7 @@ class Writer {
     h5::Handle noe = h5::create_group(ctx_, step.get(), "NOE");
     int_attr(noe, "CGT", 1), int_attr(noe, "CGS", 1);
     h5::write_attribute(ctx_, noe.get(), "PFL", std::string_view(kNoProfile));
-    const NDArray points = mesh.points.dtype() == DType::float64 ? mesh.points : mesh.points.as_dtype(DType::float64);
-    counted(noe, "COO", to_columns(points, dim, 1), n);
+    counted(noe, "COO", to_columns(mesh.points, dim, 1, DType::float64), n);
 
     const Families node_fams = node_families(mesh, n);
     if (!node_fams.numbers.empty()) counted(noe, "FAM", NDArray::from_vector(node_fams.numbers), n);
@@ -125,10 +124,8 @@ class Writer {
       h5::Handle g = h5::create_group(ctx_, mai.get(), std::string(*med_type_name(b.type)));
       int_attr(g, "CGT", 1), int_attr(g, "CGS", 1);
       h5::write_attribute(ctx_, g.get(), "PFL", std::string_view(kNoProfile));
-      NDArray conn = to_columns(b.connectivity.dtype() == DType::int64 ? b.connectivity : b.connectivity.as_dtype(DType::int64),
-                                static_cast<std::size_t>(b.nodes_per_cell()), 1);
-      for (std::int64_t* c = conn.data<std::int64_t>(), *e = c + conn.size(); c != e; ++c) ++*c;
-      counted(g, "NOD", conn, b.size());
+      counted(g, "NOD", to_columns(b.connectivity, static_cast<std::size_t>(b.nodes_per_cell()), 1, DType::int64, /*shift=*/1),
+              b.size());
       if (!cell_fams.numbers.empty()) {
         std::vector<std::int64_t> f(cell_fams.numbers.begin() + static_cast<std::ptrdiff_t>(base),
                                     cell_fams.numbers.begin() + static_cast<std::ptrdiff_t>(base + b.size()));
@@ -300,7 +297,7 @@ class Writer {
     int_attr(p, "NBR", static_cast<std::int64_t>(rows.dim(0)));
     int_attr(p, "NGA", static_cast<std::int64_t>(nga));
     h5::write_attribute(ctx_, p.get(), "GAU", std::string_view(""));
-    h5::write_dataset(ctx_, p.get(), "CO", to_columns(rows.dtype() == DType::float64 ? rows : rows.as_dtype(DType::float64), nga, nco));
+    h5::write_dataset(ctx_, p.get(), "CO", to_columns(rows, nga, nco, DType::float64));
   }
 
   h5::Context ctx_;
@@ -323,7 +320,7 @@ void write_med(const std::string& path, const Mesh& mesh, const Options& options
   target.commit();
 #else
   (void)mesh, (void)name;
-  throw write_error("med", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw write_error("med", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -10,9 +10,7 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::vtkhdf {
 
@@ -161,7 +159,7 @@ Mesh read_vtkhdf(const std::string& path, const Options& options) {
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path).read(piece);
 #else
-  throw read_error("vtkhdf", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw read_error("vtkhdf", path, io::hdf5::kMissing);
 #endif
 }
 

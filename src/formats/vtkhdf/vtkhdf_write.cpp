@@ -13,9 +13,7 @@
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/mesh_ops.hpp"
 
-#ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/hdf5.hpp"
-#endif
 
 namespace meshioplusplus::vtkhdf {
 
@@ -155,7 +153,7 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
   target.commit();
 #else
   (void)first_mesh;
-  throw write_error("vtkhdf", path, "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild");
+  throw write_error("vtkhdf", path, io::hdf5::kMissing);
 #endif
 }
 

@@ -17,9 +17,8 @@ namespace meshioplusplus::xdmf {
 
 namespace {
 
-constexpr const char* kNoHdf5 =
-    "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild to read and "
-    "write XDMF heavy data in HDF5 files (Format=\"HDF\")";
+const std::string kNoHdf5 = std::string(io::hdf5::kMissing) +
+    " to read and write XDMF heavy data in HDF5 files (Format=\"HDF\")";
 
 std::string_view trim(std::string_view s) { return io::Cursor::trim(s); }
 

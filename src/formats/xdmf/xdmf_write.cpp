@@ -14,9 +14,8 @@
 namespace meshioplusplus::xdmf {
 
 namespace {
-constexpr const char* kNoHdf5 =
-    "this build of meshio++ has no HDF5; install the Debian package libhdf5-dev and rebuild to write XDMF "
-    "heavy data in HDF5 (the default data_format=\"HDF\"), or write data_format=\"XML\" or \"Binary\"";
+const std::string kNoHdf5 = std::string(io::hdf5::kMissing) +
+    " to write XDMF heavy data in HDF5 (the default data_format=\"HDF\"), or write data_format=\"XML\" or \"Binary\"";
 
 std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 }  // namespace
