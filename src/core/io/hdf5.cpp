@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -16,8 +18,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/codec/zlib.hpp"
 #include "core/io/file.hpp"
 #include "core/io/library_lock.hpp"
+#include "core/parallel.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::io::hdf5 {
@@ -512,6 +516,60 @@ void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const ND
     fail(ctx, "cannot write rows " + std::to_string(first) + ".. of a dataset");
 }
 
+namespace {
+
+// HDF5's shuffle filter: the chunk's `element`-byte values as `element` planes, the first
+// bytes of every value, then the second bytes, ...; a tail shorter than a value stays last.
+void shuffle_bytes(const unsigned char* in, std::size_t nbytes, std::size_t element, unsigned char* out) {
+  const std::size_t values = nbytes / element;
+  for (std::size_t b = 0; b < element; ++b)
+    for (std::size_t v = 0; v < values; ++v) out[b * values + v] = in[v * element + b];
+  std::memcpy(out + values * element, in + values * element, nbytes - values * element);
+}
+
+// The chunks of a chunked, deflate-filtered dataset of `chunk_rows` whole rows each, made
+// here and stored as they are (H5Dwrite_chunk): compressed on every core by the codec VTU
+// uses (libdeflate where the build has it), byte-shuffled first where the dataset's pipeline
+// shuffles. The same standard zlib streams HDF5's deflate filter makes and reads (every
+// HDF5 reader reads them), written several times faster than HDF5's own filter, which calls
+// zlib one chunk at a time (about 35 MB/s here). The last chunk is padded to the full chunk
+// size with zeros, as HDF5 stores edge chunks.
+void write_compressed_chunks(const Context& ctx, hid_t dataset, const std::string& name, const NDArray& array,
+                             hsize_t chunk_rows, std::size_t element, const DatasetOptions& options) {
+  const std::size_t rows = array.dim(0);
+  const std::size_t row_bytes = array.row_size() * dtype_size(array.dtype());
+  const std::size_t chunk_bytes = static_cast<std::size_t>(chunk_rows) * row_bytes;
+  const std::size_t chunks = (rows + chunk_rows - 1) / chunk_rows;
+  const auto* data = static_cast<const unsigned char*>(array.raw());
+  const int level = std::min(options.gzip_level, 9);
+  std::vector<std::vector<unsigned char>> packed(chunks);
+  parallel_for(chunks, resolve_threads(0), [&](std::size_t k) {
+    const std::size_t first = k * chunk_rows, bytes = std::min<std::size_t>(chunk_rows, rows - first) * row_bytes;
+    const unsigned char* chunk = data + first * row_bytes;
+    std::vector<unsigned char> padded, shuffled;
+    if (bytes < chunk_bytes) {
+      padded.assign(chunk_bytes, 0);
+      std::memcpy(padded.data(), chunk, bytes);
+      chunk = padded.data();
+    }
+    if (options.shuffle) {
+      shuffled.resize(chunk_bytes);
+      shuffle_bytes(chunk, chunk_bytes, element, shuffled.data());
+      chunk = shuffled.data();
+    }
+    packed[k] = codec::zlib_compress(chunk, chunk_bytes, level);
+  });
+  std::vector<hsize_t> offset(array.ndim() > 1 && !options.rows_as_arrays ? array.ndim() : 1, 0);
+  for (std::size_t k = 0; k < chunks; ++k) {
+    offset[0] = k * chunk_rows;
+    if (H5Dwrite_chunk(dataset, H5P_DEFAULT, /*filters=*/0, offset.data(), packed[k].size(), packed[k].data()) < 0)
+      fail(ctx, "cannot write chunk " + std::to_string(k) + " of dataset " + name);
+    std::vector<unsigned char>().swap(packed[k]);
+  }
+}
+
+}  // namespace
+
 void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const NDArray& array,
                    const DatasetOptions& options) {
   Session session;
@@ -530,11 +588,12 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
   }
   Handle dcpl = untimed_create_plist(H5P_DATASET_CREATE);
   if (!dcpl) fail(ctx, "cannot make the creation properties of dataset " + name);
+  hsize_t chunk_rows = 0;
   if (options.gzip_level >= 0 && array.size() != 0) {
     // Chunks of whole rows, about chunk_bytes each.
     std::vector<hsize_t> chunk = dims;
     const std::size_t row_bytes = std::max<std::size_t>(1, array.row_size() * dtype_size(array.dtype()));
-    chunk[0] = std::clamp<hsize_t>(options.chunk_bytes / row_bytes, 1, dims[0]);
+    chunk[0] = chunk_rows = std::clamp<hsize_t>(options.chunk_bytes / row_bytes, 1, dims[0]);
     if (H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) < 0 ||
         (options.shuffle && H5Pset_shuffle(dcpl.get()) < 0) ||
         H5Pset_deflate(dcpl.get(), static_cast<unsigned>(std::min(options.gzip_level, 9))) < 0)
@@ -543,8 +602,14 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
   Handle lcpl = link_create_plist();
   Handle dataset(H5Dcreate2(loc, name.c_str(), ftype.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), H5Dclose);
   if (!dataset) fail(ctx, "cannot create dataset " + name);
+  if (array.size() == 0) return;
+  if (options.gzip_level >= 0 && std::endian::native == std::endian::little && codec::zlib_available()) {
+    const std::size_t element = as_arrays ? array.row_size() * dtype_size(array.dtype()) : dtype_size(array.dtype());
+    write_compressed_chunks(ctx, dataset.get(), name, array, chunk_rows, element, options);
+    return;
+  }
   const hid_t memory = as_arrays ? mtype.get() : native_type(array.dtype());
-  if (array.size() != 0 && H5Dwrite(dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, array.raw()) < 0)
+  if (H5Dwrite(dataset.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, array.raw()) < 0)
     fail(ctx, "cannot write dataset " + name);
 }
 
