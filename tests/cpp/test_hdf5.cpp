@@ -50,7 +50,7 @@ TEST(Hdf5Toolkit, DatasetsOfEveryDtypeRoundTripWithTheirShape) {
 // gzip datasets are compressed by meshio++ and stored chunk by chunk (H5Dwrite_chunk): HDF5's
 // own filter pipeline (deflate, and shuffle before it) must read back exactly what was
 // written, edge chunks (padded) and array-typed rows included, at every level.
-TEST(Hdf5Toolkit, ChunksCompressedByUsReadBackThroughHdf5sOwnFilters) {
+TEST(Hdf5Toolkit, ChunksCompressedByUsReadBackThroughHdf5sPipelineAndOurs) {
   const std::string path = tmp_path("hdf5_chunks.h5");
   const h5::Context wctx{"test", path, true};
   NDArray ints = NDArray::uninit(DType::int64, {1001, 3});
@@ -74,6 +74,9 @@ TEST(Hdf5Toolkit, ChunksCompressedByUsReadBackThroughHdf5sOwnFilters) {
   for (int level : {0, 1, 4, 9})
     for (bool shuffle : {false, true}) {
       const std::string suffix = std::to_string(level) + (shuffle ? "s" : "");
+      // read_rows goes through H5Dread, HDF5's pipeline; read_dataset inflates the chunks itself.
+      EXPECT_EQ(testsupport::ints_of(h5::read_rows(rctx, file.get(), "ints" + suffix, 0, 1001, size)), testsupport::ints_of(ints))
+          << suffix;
       EXPECT_EQ(testsupport::ints_of(h5::read_dataset(rctx, file.get(), "ints" + suffix, size)), testsupport::ints_of(ints)) << suffix;
       EXPECT_EQ(testsupport::doubles_of(h5::read_dataset(rctx, file.get(), "reals" + suffix, size)), testsupport::doubles_of(reals))
           << suffix;
@@ -81,6 +84,32 @@ TEST(Hdf5Toolkit, ChunksCompressedByUsReadBackThroughHdf5sOwnFilters) {
       EXPECT_EQ(rows.shape(), ints.shape()) << suffix;
       EXPECT_EQ(testsupport::ints_of(rows), testsupport::ints_of(ints)) << suffix;
     }
+}
+
+// Datasets compressed by HDF5's own filters, chunked across both dimensions (edge chunks in
+// each), are inflated chunk by chunk by read_dataset and put in place exactly.
+TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
+  const std::string path = tmp_path("hdf5_hdf5_chunks.h5");
+  std::vector<std::int32_t> values(53 * 7);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i * 31 % 1009) - 500;
+  for (bool shuffle : {false, true}) {
+    {
+      h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+      const hsize_t dims[2] = {53, 7}, chunk[2] = {10, 3};
+      h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+      h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+      ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
+      if (shuffle) ASSERT_GE(H5Pset_shuffle(dcpl.get()), 0);
+      ASSERT_GE(H5Pset_deflate(dcpl.get(), 6), 0);
+      h5::Handle ds(H5Dcreate2(file.get(), "v", H5T_STD_I32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
+      ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    }
+    const h5::Context ctx{"test", path, false};
+    h5::Handle file = h5::open_file(ctx);
+    const NDArray v = h5::read_dataset(ctx, file.get(), "v", file_size(path));
+    EXPECT_EQ(v.shape(), (NDArray::Shape{53, 7}));
+    EXPECT_EQ(testsupport::ints_of(v), std::vector<std::int64_t>(values.begin(), values.end())) << shuffle;
+  }
 }
 
 TEST(Hdf5Toolkit, AttributesRoundTrip) {
