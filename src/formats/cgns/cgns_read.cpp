@@ -275,7 +275,9 @@ class Reader {
     std::optional<Node> grid = child(zone, "GridCoordinates");
     if (!grid) fail(zone.path, "no GridCoordinates node");
     static const char* const kNames[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
-    std::vector<NDArray> axes;
+    // One axis at a time into the points (the points and one axis alive at once, not every
+    // axis); a later axis of another float type turns the points into float64.
+    std::size_t dim = 0;
     for (int d = 0; d < phys_dim; ++d) {
       const std::optional<Node> c = child(*grid, kNames[d]);
       if (!c) {
@@ -287,22 +289,30 @@ class Reader {
       if (nvertex < 0) nvertex = static_cast<std::int64_t>(a.size());
       if (a.size() != static_cast<std::size_t>(nvertex))
         fail(c->path, expected_found(std::to_string(nvertex) + " values (the zone's vertices)", std::to_string(a.size())));
-      axes.push_back(std::move(a));
-    }
-    DType dt = axes[0].dtype();
-    for (const NDArray& a : axes)
-      if (a.dtype() != dt) dt = DType::float64;
-    const std::size_t n = static_cast<std::size_t>(nvertex), dim = axes.size();
-    mesh.points = NDArray::uninit(dt, {n, dim});
-    visit_dtype(dt, [&](auto tag) {
-      using T = decltype(tag);
-      T* out = mesh.points.data<T>();
-      for (std::size_t d = 0; d < dim; ++d) {
-        const NDArray a = axes[d].dtype() == dt ? axes[d] : axes[d].as_dtype(dt);
-        const T* in = a.data<T>();
-        for (std::size_t i = 0; i < n; ++i) out[i * dim + d] = in[i];
+      const std::size_t n = static_cast<std::size_t>(nvertex);
+      if (d == 0) mesh.points = NDArray::uninit(a.dtype(), {n, static_cast<std::size_t>(phys_dim)});
+      if (a.dtype() != mesh.points.dtype()) {
+        mesh.points = mesh.points.as_dtype(DType::float64);
+        a = a.as_dtype(DType::float64);
       }
-    });
+      visit_dtype(a.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        T* out = mesh.points.data<T>();
+        const T* in = a.data<const T>();
+        for (std::size_t i = 0; i < n; ++i) out[i * static_cast<std::size_t>(phys_dim) + d] = in[i];
+      });
+      dim = static_cast<std::size_t>(d) + 1;
+    }
+    if (dim < static_cast<std::size_t>(phys_dim)) {  // 2-D coordinates of an unlabeled 3-D zone: drop the z column
+      const std::size_t n = mesh.points.dim(0), width = static_cast<std::size_t>(phys_dim);
+      NDArray p = NDArray::uninit(mesh.points.dtype(), {n, dim});
+      visit_dtype(p.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t k = 0; k < dim; ++k) p.data<T>()[i * dim + k] = mesh.points.data<const T>()[i * width + k];
+      });
+      mesh.points = std::move(p);
+    }
   }
 
   // A 1-based vertex id as a 0-based point index, checked.
@@ -320,7 +330,7 @@ class Reader {
     if (!conn_node) fail(n.path, "no ElementConnectivity");
     // Fixed types convert the file's ids (I4 or I8) straight into the block; the counted
     // layouts (MIXED, NGON_n, NFACE_n) walk an int64 copy.
-    const NDArray raw = required(*conn_node);
+    NDArray raw = required(*conn_node);
     if (raw.dtype() == DType::float32 || raw.dtype() == DType::float64)
       fail(conn_node->path, expected_found("integer data (I4 or I8)", std::string(dtype_name(raw.dtype()))));
     const std::size_t len = raw.size();
@@ -364,7 +374,9 @@ class Reader {
       if (len != m * npe)
         fail(conn_node->path, expected_found(std::to_string(m) + " x " + std::to_string(npe) + " node ids (" + std::string(k->cgns_name) + ")",
                                              std::to_string(len)));
-      NDArray out = NDArray::uninit(DType::int64, {m, npe});
+      // int64 ids in CGNS's own node order become the block where they lie (shifted in place).
+      const bool in_place = raw.dtype() == DType::int64 && k->vtk_from_cgns.empty();
+      NDArray out = in_place ? raw.reshaped({m, npe}) : NDArray::uninit(DType::int64, {m, npe});
       std::int64_t* o = out.data<std::int64_t>();
       bool bad = false;  // checked once after the loop: one branch-free pass over the ids
       visit_dtype(raw.dtype(), [&](auto tag) {
