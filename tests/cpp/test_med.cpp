@@ -113,6 +113,25 @@ TEST(Med, EveryMeshioTypeRoundTripsWithDataAndRegions) {
   got.validate();
 }
 
+// Column-major arrays larger than a transposition tile, and larger than caches, round trip.
+TEST(Med, LargeArraysRoundTripThroughTheColumnMajorLayout) {
+  const std::size_t n = 70001;
+  mpp::Mesh mesh;
+  mesh.points = NDArray::uninit(DType::float64, {n, 3});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t d = 0; d < 3; ++d) mesh.points.data<double>()[i * 3 + d] = static_cast<double>(i) * 0.5 + static_cast<double>(d);
+  NDArray tri = NDArray::uninit(DType::int64, {n - 2, 3});
+  for (std::size_t i = 0; i + 2 < n; ++i)
+    for (std::size_t k = 0; k < 3; ++k) tri.data<std::int64_t>()[i * 3 + k] = static_cast<std::int64_t>((i + (k * 7919)) % n);
+  mesh.cells.push_back(mpp::CellBlock::rectangular("triangle", tri));
+  const std::string path = tmp_path("med_large.med");
+  mpp::write(path, mesh);
+  const mpp::Mesh got = mpp::read(path);
+  EXPECT_EQ(compare_arrays("points", mesh.points, got.points), "");
+  ASSERT_EQ(got.cells.size(), 1u);
+  EXPECT_EQ(compare_arrays("triangle", tri, got.cells[0].connectivity), "");
+}
+
 TEST(Med, WritesAreDeterministicAndMeshNameIsAnOption) {
   const mpp::Mesh mesh = every_type();
   const std::string a = tmp_path("med_a.med"), b = tmp_path("med_b.med");
