@@ -396,7 +396,7 @@ void unshuffle_bytes(const unsigned char* in, std::size_t nbytes, std::size_t el
 
 // Compressed chunks read per batch before they are inflated on every core: bounds the
 // memory the compressed bytes take beside the output (a read's peak stays near the arrays).
-constexpr std::size_t kChunkBatchBytes = std::size_t{4} << 20;
+constexpr std::size_t kChunkBatchBytes = std::size_t{1} << 20;
 
 // The whole dataset `c` into `out`, when it is chunked and compressed with deflate alone or
 // shuffle + deflate, stored in the file's byte order as `out` holds it, and every chunk is
@@ -461,6 +461,7 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
   };
   auto* o = static_cast<unsigned char*>(out.raw());
   std::vector<unsigned char> batch;
+  batch.reserve(kChunkBatchBytes);  // grown only by a chunk that does not fit (no doubling copies)
   std::vector<Stored> stored;
   const std::string what = "dataset " + path;
   for (std::uint64_t next = 0; next < chunks;) {
