@@ -256,12 +256,12 @@ Handle create_memory_file(const Context& ctx, bool track_order) {
   return file;
 }
 
-std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file) {
+FileImage memory_file_image(const Context& ctx, hid_t file) {
   Session session;
   if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(ctx, "cannot flush the HDF5 file");
   const ssize_t size = H5Fget_file_image(file, nullptr, 0);
   if (size < 0) fail(ctx, "cannot get the HDF5 file's image");
-  std::vector<unsigned char> image(static_cast<std::size_t>(size));
+  FileImage image(static_cast<std::size_t>(size));
   if (size > 0 && H5Fget_file_image(file, image.data(), image.size()) != size) fail(ctx, "cannot get the HDF5 file's image");
   return image;
 }
@@ -475,7 +475,9 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
         H5Eclear2(H5E_DEFAULT);
         return false;  // a chunk never written: HDF5 reads its fill values
       }
-      if (bytes > file_bytes) fail(ctx, what + ": a chunk declares " + std::to_string(bytes) + " stored bytes but the file has " + std::to_string(file_bytes));
+      if (bytes > file_bytes)
+        fail(ctx, what + ": a chunk declares " + std::to_string(bytes) + " stored bytes but the file has " +
+                      std::to_string(file_bytes));
       const std::size_t begin = batch.size();
       batch.resize(begin + bytes);
       std::uint32_t mask = 0;

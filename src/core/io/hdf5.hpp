@@ -32,6 +32,7 @@ inline constexpr const char* kMissing = "this build of meshio++ has no HDF5; ins
 #include <hdf5.h>
 
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -122,8 +123,19 @@ std::string shape_text(const NDArray::Shape& shape);
 // create_group's), for readers that list children in creation order only (the CGNS
 // library 4's HDF5 layer, which VTK's vtkCGNSReader uses).
 Handle create_memory_file(const Context& ctx, bool track_order = false);
-// The bytes of an open file (flushed first).
-std::vector<unsigned char> memory_file_image(const Context& ctx, hid_t file);
+// The bytes of an open file (flushed first), in a buffer not zeroed first (HDF5 fills it).
+class FileImage {
+ public:
+  explicit FileImage(std::size_t size) : bytes_(new unsigned char[size]), size_(size) {}
+  unsigned char* data() { return bytes_.get(); }
+  const unsigned char* data() const { return bytes_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<unsigned char[]> bytes_;
+  std::size_t size_;
+};
+FileImage memory_file_image(const Context& ctx, hid_t file);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
 // 1.10.8 divides by the chunk dimensions of a layout message when a dataset is opened, so a
 // corrupt file with a zero there would kill the process (SIGFPE); here it is a ReadError

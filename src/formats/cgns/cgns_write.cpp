@@ -463,7 +463,7 @@ void write_file(const std::string& path, const Mesh& mesh, const Plan& plan, con
         if (name.rfind("CGNSBase:", 0) != 0) w.data_array(fd.get(), name, a);
     }
     base.reset(), zone.reset(), root.reset(), zbc.reset();
-    const std::vector<unsigned char> image = h5::memory_file_image(ctx, file.get());
+    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
     file.reset();
     target.write(image.data(), image.size());
   }

@@ -159,7 +159,7 @@ void write_h5m(const std::string& path, const Mesh& mesh, const Options& options
     const std::uint64_t max_id = static_cast<std::uint64_t>(next_id);
     h5::write_attribute(ctx, tstt.get(), "max_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, &max_id);
     sets.reset(), elements.reset(), node_tags.reset(), tags.reset(), nodes.reset(), tstt.reset();
-    const std::vector<unsigned char> image = h5::memory_file_image(ctx, file.get());
+    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
     file.reset();
     target.write(image.data(), image.size());
   }

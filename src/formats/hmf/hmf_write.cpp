@@ -66,7 +66,7 @@ void write_hmf(const std::string& path, const Mesh& mesh, const Options& options
     h5::Handle cell_attributes = h5::create_group(ctx, grid.get(), "CellAttributes");
     for (const auto& [name, a] : cell_data) h5::write_dataset(ctx, cell_attributes.get(), name, a, data);
     cell_attributes.reset(), node_attributes.reset(), grid.reset(), root.reset();
-    const std::vector<unsigned char> image = h5::memory_file_image(ctx, file.get());
+    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
     file.reset();
     target.write(image.data(), image.size());
   }

@@ -86,7 +86,7 @@ class Writer {
  public:
   Writer(const std::string& path, std::string mesh_name) : ctx_{"med", path, true}, name_(std::move(mesh_name)) {}
 
-  std::vector<unsigned char> build(const Mesh& mesh) {
+  h5::FileImage build(const Mesh& mesh) {
     check(mesh);
     h5::Session session;
     h5::Handle file = h5::create_memory_file(ctx_);
@@ -162,7 +162,7 @@ class Writer {
       }
     }
     cha.reset(), fas.reset(), mai.reset(), noe.reset(), step.reset(), m.reset();
-    std::vector<unsigned char> image = h5::memory_file_image(ctx_, file.get());
+    h5::FileImage image = h5::memory_file_image(ctx_, file.get());
     return image;
   }
 
@@ -314,7 +314,7 @@ void write_med(const std::string& path, const Mesh& mesh, const Options& options
 #ifdef MESHIOPP_HAVE_HDF5
   io::AtomicFile target(path, "med");
   {
-    const std::vector<unsigned char> image = Writer(path, name).build(mesh);
+    const h5::FileImage image = Writer(path, name).build(mesh);
     target.write(image.data(), image.size());
   }
   target.commit();

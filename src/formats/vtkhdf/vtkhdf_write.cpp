@@ -146,7 +146,7 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
     h5::Handle field_data = h5::create_group(ctx, root.get(), "FieldData");
     for (const auto& [name, a] : first_mesh.field_data) h5::write_dataset(ctx, field_data.get(), name, a);
     field_data.reset(), cell_data.reset(), point_data.reset(), root.reset();
-    const std::vector<unsigned char> image = h5::memory_file_image(ctx, file.get());
+    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
     file.reset();
     target.write(image.data(), image.size());
   }
