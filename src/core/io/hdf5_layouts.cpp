@@ -157,6 +157,18 @@ class HeaderWalk {
     }
     std::uint64_t dims = 0, pos = 0;
     unsigned width = 4;
+    if ((version == 1 || version == 2) && size >= 8 && file_[at + 2] == kCompactClass) {
+      // dimensionality, class, 5 reserved, the dimensions (4 bytes each), the data's size (4
+      // bytes), the data
+      const std::uint64_t size_at = at + 8 + 4 * std::uint64_t{file_[at + 1]};
+      if (size_at + 4 > at + size) {
+        problem_ = "its compact layout (version " + std::to_string(version) + ") ends inside its dimensions";
+        return;
+      }
+      compact_bytes_ = le(size_at, 4);
+      if (compact_bytes_ > at + size - (size_at + 4)) problem_ = "its compact layout declares more bytes than its message holds";
+      return;
+    }
     if (version == 1 || version == 2) {
       // dimensionality, class, 5 reserved, the address (unless compact), the dimensions
       if (size < 8 || file_[at + 2] != kChunkedClass) return;
@@ -223,6 +235,10 @@ class HeaderWalk {
     pos += part(space);
     if (shared) return;
     if (std::string why = datatype(type_at, type); !why.empty()) return corrupt("has " + why);
+    // A variable-length type's base type follows its 8-byte header; its values are converted
+    // by the base's bits too.
+    if ((file_[type_at] & 0x0F) == kVariableLengthClass && type > 8)
+      if (std::string why = datatype(type_at + 8, type - 8); !why.empty()) return corrupt("has a variable-length type of " + why);
     std::uint64_t count = 0;
     if (!elements(space_at, space, count)) return;
     // Datatype: class in the low 4 bits of byte 0; a variable-length value is stored as its
