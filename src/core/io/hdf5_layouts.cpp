@@ -37,6 +37,7 @@ constexpr unsigned kDatatypeMessage = 0x0003;
 constexpr unsigned kLinkMessage = 0x0006;
 constexpr unsigned kLinkInfoMessage = 0x0002;
 constexpr unsigned kCompactClass = 0;
+constexpr unsigned kContiguousClass = 1;
 constexpr unsigned kChunkedClass = 2;
 constexpr unsigned kVariableLengthClass = 9;
 // A header is a few blocks; a loop of continuations (a corrupt file) stops here.
@@ -55,7 +56,7 @@ class HeaderWalk {
   std::string check(std::uint64_t address) {
     problem_.clear();
     blocks_ = 0;
-    compact_bytes_ = element_bytes_ = elements_ = kUnknown;
+    compact_bytes_ = contiguous_bytes_ = element_bytes_ = elements_ = kUnknown;
     chunk_.clear();
     max_dims_.clear();
     const std::uint64_t at = base_ + address;
@@ -72,6 +73,12 @@ class HeaderWalk {
     if (problem_.empty() && compact_bytes_ != kUnknown && element_bytes_ != kUnknown && elements_ != kUnknown &&
         (elements_ > compact_bytes_ || elements_ * element_bytes_ != compact_bytes_))
       problem_ = "its compact layout holds " + std::to_string(compact_bytes_) + " bytes, not the " +
+                 std::to_string(elements_) + " elements of " + std::to_string(element_bytes_) + " bytes its dataspace and datatype declare";
+    // A contiguous dataset's storage must hold its values: HDF5 1.10.8 reads them through a
+    // buffer of the storage's declared size, copying the dataspace's bytes out of it.
+    if (problem_.empty() && contiguous_bytes_ != kUnknown && element_bytes_ != kUnknown && elements_ != kUnknown &&
+        element_bytes_ != 0 && elements_ <= ~std::uint64_t{0} / element_bytes_ && contiguous_bytes_ < elements_ * element_bytes_)
+      problem_ = "its contiguous layout stores " + std::to_string(contiguous_bytes_) + " bytes, not the " +
                  std::to_string(elements_) + " elements of " + std::to_string(element_bytes_) + " bytes its dataspace and datatype declare";
     // A chunk may not be larger than a fixed maximum dimension (HDF5 refuses to create one):
     // 1.10.8 reads such a chunk past the end of its decompressed data.
@@ -149,6 +156,17 @@ class HeaderWalk {
   void layout(std::uint64_t at, std::uint64_t size) {
     if (size < 2) return;
     const unsigned version = file_[at];
+    if (version >= 3 && version <= 5 && file_[at + 1] == kContiguousClass && size >= 2 + addr_bytes_ + size_bytes_) {
+      contiguous_bytes_ = le(at + 2 + addr_bytes_, size_bytes_);  // class, the address, the size
+      // HDF5 1.10.8 reads a contiguous dataset through a buffer cut at the file's end and
+      // copies the dataset's bytes out of it: stored data must lie inside the file.
+      const std::uint64_t address = le(at + 2, addr_bytes_);
+      const std::uint64_t undefined = addr_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * addr_bytes_)) - 1;
+      if (address != undefined && contiguous_bytes_ != 0 && !in_file(base_ + address, contiguous_bytes_))
+        problem_ = "its contiguous data (" + std::to_string(contiguous_bytes_) + " bytes at " + std::to_string(address) +
+                   ") lies past the end of the file's " + std::to_string(size_) + " bytes";
+      return;
+    }
     if (version >= 3 && version <= 5 && file_[at + 1] == kCompactClass && size >= 4) {
       // class, the data's size (2 bytes), the data: all of it inside the message
       compact_bytes_ = le(at + 2, 2);
@@ -467,7 +485,7 @@ class HeaderWalk {
   // Of the object header being checked: a compact layout's data bytes, the datatype's size,
   // the dataspace's element count (kUnknown when absent or not understood).
   static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
-  std::uint64_t compact_bytes_ = kUnknown, element_bytes_ = kUnknown, elements_ = kUnknown;
+  std::uint64_t compact_bytes_ = kUnknown, contiguous_bytes_ = kUnknown, element_bytes_ = kUnknown, elements_ = kUnknown;
   std::vector<std::uint64_t> chunk_, max_dims_;  // a chunked layout's dimensions; the dataspace's maxima
 };
 
