@@ -94,6 +94,8 @@ class HeaderWalk {
 
  private:
   bool in_file(std::uint64_t at, std::uint64_t n) const { return at <= size_ && n <= size_ - at; }
+  // A field of `bytes` bytes with every bit set: an undefined address, an unlimited dimension.
+  static std::uint64_t all_ones(unsigned bytes) { return bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * bytes)) - 1; }
   std::uint64_t le(std::uint64_t at, unsigned n) const {
     std::uint64_t v = 0;
     for (unsigned i = 0; i < n; ++i) v |= std::uint64_t(file_[at + i]) << (8 * i);
@@ -161,7 +163,7 @@ class HeaderWalk {
       // HDF5 1.10.8 reads a contiguous dataset through a buffer cut at the file's end and
       // copies the dataset's bytes out of it: stored data must lie inside the file.
       const std::uint64_t address = le(at + 2, addr_bytes_);
-      const std::uint64_t undefined = addr_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * addr_bytes_)) - 1;
+      const std::uint64_t undefined = all_ones(addr_bytes_);
       if (address != undefined && contiguous_bytes_ != 0 && !in_file(base_ + address, contiguous_bytes_))
         problem_ = "its contiguous data (" + std::to_string(contiguous_bytes_) + " bytes at " + std::to_string(address) +
                    ") lies past the end of the file's " + std::to_string(size_) + " bytes";
@@ -364,7 +366,7 @@ class HeaderWalk {
     const unsigned addresses = (flags & 0x02) ? 3 : 2;
     const std::uint64_t pos = at + 2 + ((flags & 0x01) ? 8 : 0);
     if (pos + std::uint64_t{addresses} * addr_bytes_ > at + size) return corrupt("ends inside its addresses");
-    const std::uint64_t undefined = addr_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * addr_bytes_)) - 1;
+    const std::uint64_t undefined = all_ones(addr_bytes_);
     const std::uint64_t heap = le(pos, addr_bytes_);
     for (unsigned i = 0; i < addresses; ++i) {
       const std::uint64_t address = le(pos + i * addr_bytes_, addr_bytes_);
@@ -407,7 +409,7 @@ class HeaderWalk {
       if (given && rank * std::uint64_t{size_bytes_} > at + size - std::min(max_at, at + size)) return false;
       for (unsigned d = 0; d < rank; ++d) {
         const std::uint64_t m = le((given ? max_at : dims_at) + d * size_bytes_, size_bytes_);
-        const bool unlimited = given && m == (size_bytes_ == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * size_bytes_)) - 1);
+        const bool unlimited = given && m == all_ones(size_bytes_);
         max_dims->push_back(unlimited ? kUnknown : m);
       }
     }

@@ -57,27 +57,32 @@ O shifted(I value, std::int64_t shift) {
   }
 }
 
+// Calls f(row_major, column_major, start, end) for each tile of rows [start, end) and each
+// (g, c) of a (rows, a, b) array: value i of that column is at row_major + i * a * b in the
+// row-major layout and at column_major + i in the column-major one.
+template <class F>
+void for_each_tile_column(std::size_t rows, std::size_t a, std::size_t b, F&& f) {
+  for (std::size_t start = 0; start < rows; start += kTileRows) {
+    const std::size_t end = std::min(rows, start + kTileRows);
+    for (std::size_t c = 0; c < b; ++c)
+      for (std::size_t g = 0; g < a; ++g) f(g * b + c, rows * (g + a * c), start, end);
+  }
+}
+
 }  // namespace
 
 NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {
-  NDArray out = NDArray::uninit(dtype, {rows, a * b});
   const std::size_t width = a * b;
+  NDArray out = NDArray::uninit(dtype, {rows, width});
   visit_dtype(dtype, [&](auto out_tag) {
     using O = decltype(out_tag);
     O* o = out.data<O>();
     visit_dtype(flat.dtype(), [&](auto in_tag) {
       using I = decltype(in_tag);
       const I* in = flat.data<const I>();
-      // Row-major index (i, g, c) = i * a * b + g * b + c; column-major i + rows * (g + a * c).
-      for (std::size_t start = 0; start < rows; start += kTileRows) {
-        const std::size_t end = std::min(rows, start + kTileRows);
-        for (std::size_t c = 0; c < b; ++c)
-          for (std::size_t g = 0; g < a; ++g) {
-            const I* col = in + rows * (g + a * c);
-            O* dst = o + g * b + c;
-            for (std::size_t i = start; i < end; ++i) dst[i * width] = shifted<O>(col[i], shift);
-          }
-      }
+      for_each_tile_column(rows, a, b, [&](std::size_t row_major, std::size_t column_major, std::size_t start, std::size_t end) {
+        for (std::size_t i = start; i < end; ++i) o[row_major + i * width] = shifted<O>(in[column_major + i], shift);
+      });
     });
   });
   return out;
@@ -93,15 +98,9 @@ NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b, DTyp
     visit_dtype(rows_array.dtype(), [&](auto in_tag) {
       using I = decltype(in_tag);
       const I* in = rows_array.data<const I>();
-      for (std::size_t start = 0; start < rows; start += kTileRows) {
-        const std::size_t end = std::min(rows, start + kTileRows);
-        for (std::size_t c = 0; c < b; ++c)
-          for (std::size_t g = 0; g < a; ++g) {
-            O* col = o + rows * (g + a * c);
-            const I* src = in + g * b + c;
-            for (std::size_t i = start; i < end; ++i) col[i] = shifted<O>(src[i * width], -shift);
-          }
-      }
+      for_each_tile_column(rows, a, b, [&](std::size_t row_major, std::size_t column_major, std::size_t start, std::size_t end) {
+        for (std::size_t i = start; i < end; ++i) o[column_major + i] = shifted<O>(in[row_major + i * width], -shift);
+      });
     });
   });
   return out;
