@@ -34,8 +34,10 @@ test: test-cpp test-python
 # install_and_consume builds an uninstrumented consumer: the plain `make test` runs it.
 # allocator_may_return_null: libhdf5 asks malloc for the sizes a corrupt file declares (512 GB
 # for one flipped byte of a CGNS fixture) and fails cleanly when it gets NULL, as it does
-# outside ASan; ASan's default would abort the process instead.
+# outside ASan; ASan's default would abort the process instead. The leak suppressions are
+# libhdf5's own (tools/lsan-suppressions.txt says which and why).
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:allocator_may_return_null=1 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan-suppressions.txt:print_suppressions=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MESHIOPP_REPLAY_SECONDS=20
 test-sanitize: setup
 	cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMESHIOPP_SANITIZE=ON \

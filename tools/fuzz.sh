@@ -53,6 +53,7 @@ if [ "${1:-}" = "--replay" ]; then
   configure
   cmake --build "$BUILD" -j"$JOBS"
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tools/lsan-suppressions.txt:print_suppressions=0}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   for f in $(cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'); do
     mapfile -t dirs < <(seed_dirs "$f")
@@ -89,6 +90,7 @@ flags=(-max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 -malloc_l
 
 log="$logs/$FORMAT-$(date +%Y%m%d-%H%M%S).log"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tools/lsan-suppressions.txt:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 echo "fuzz: $FORMAT for $SECONDS_TO_RUN s, log $log"
 start=$(date +%s)

@@ -16,6 +16,8 @@ namespace {
 namespace h5 = meshioplusplus::io::hdf5;
 using meshioplusplus::DType;
 using meshioplusplus::NDArray;
+using testsupport::data_path;
+using testsupport::read_outcome;
 using testsupport::tmp_path;
 
 std::size_t file_size(const std::string& path) { return std::filesystem::file_size(path); }
@@ -99,7 +101,9 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
       h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
       h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
       ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
-      if (shuffle) ASSERT_GE(H5Pset_shuffle(dcpl.get()), 0);
+      if (shuffle) {
+        ASSERT_GE(H5Pset_shuffle(dcpl.get()), 0);
+      }
       ASSERT_GE(H5Pset_deflate(dcpl.get(), 6), 0);
       h5::Handle ds(H5Dcreate2(file.get(), "v", H5T_STD_I32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
       ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
@@ -271,6 +275,48 @@ TEST(Hdf5Toolkit, MessagesHdf5DecodesUnboundedAreCheckedFirst) {
   const std::string m4 = outcome_of_open(probe, flipped(polygons, 679, 0x01));
   EXPECT_NE(m4.find("a link info message at byte"), std::string::npos) << m4;
   EXPECT_NE(m4.find("outside the file"), std::string::npos) << m4;
+}
+
+// The HDF5 objects open in this process, of the kinds `types` (H5F_OBJ_FILE, ...).
+ssize_t open_objects(unsigned types) { return H5Fget_obj_count(H5F_OBJ_ALL, types); }
+
+// Every reader on HDF5 (directly, or through netCDF for Exodus) closes each object it opens,
+// on success and on failure: after any read no dataset, group, type or attribute is open,
+// and a read that gave a mesh left no file open. What stays behind is HDF5's own: 1.10 keeps
+// a corrupt file whose close failed inside the library (memory LeakSanitizer then reports
+// at exit, allocated in libhdf5: tools/lsan-suppressions.txt says why it is not ours).
+TEST(Hdf5Toolkit, ReadersCloseEveryObjectTheyOpenWhetherTheReadGivesAMeshOrFails) {
+  const unsigned inner = H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR;
+  const std::vector<std::pair<std::string, std::string>> fixtures = {
+      {"cgns", "mixed3.cgns"},   {"h5m", "meshio_tri_tet.h5m"}, {"hmf", "meshio_mixed.hmf"},
+      {"med", "meshio_mixed.med"}, {"vtkhdf", "one_partition.vtkhdf"}, {"exodus", "meshio_tetra.e"}};
+  std::size_t meshes = 0, errors = 0;
+  for (const auto& [format, name] : fixtures) {
+    const std::string bytes = testsupport::slurp(data_path(format, name));
+    ASSERT_FALSE(bytes.empty()) << name;
+    const std::string probe = tmp_path("hdf5_objects_" + name);
+    auto check = [&, format = format](const std::string& b, const std::string& label) {
+      testsupport::spit(probe, b);
+      const ssize_t files_before = open_objects(H5F_OBJ_FILE);
+      const std::string outcome = read_outcome(probe, format);
+      EXPECT_EQ(open_objects(inner), 0) << label << ": " << outcome;
+      if (outcome == "mesh") {
+        ++meshes;
+        EXPECT_EQ(open_objects(H5F_OBJ_FILE), files_before) << label;
+      } else {
+        ++errors;
+      }
+    };
+    check(bytes, name);
+    EXPECT_EQ(open_objects(H5F_OBJ_ALL), 0) << name << " read whole";
+    for (std::size_t at = 0; at < bytes.size(); at += 211) {
+      std::string bad = bytes;
+      bad[at] = static_cast<char>(bad[at] ^ 0xff);
+      check(bad, name + " byte " + std::to_string(at) + " inverted");
+    }
+  }
+  EXPECT_GT(meshes, fixtures.size());
+  EXPECT_GT(errors, 0u);
 }
 
 }  // namespace

@@ -194,4 +194,27 @@ TEST(HmfHostile, EveryPrefixAndCorruptionIsAMeshOrAReadError) {
   EXPECT_GT(errors, 0u);
 }
 
+// Each gzip dataset of meshio_mixed.hmf with its filter pipeline message made a NIL message:
+// its chunk is then unfiltered but recorded shorter than a chunk's bytes, which HDF5 1.10
+// would copy whole out of a buffer of the recorded size (ASan: heap-buffer-overflow in
+// H5VM_memcpyvv). Each is a ReadError naming the dataset and its chunk's sizes.
+TEST(HmfHostile, ACompressedChunkLeftWithoutItsFilterIsAReadError) {
+  const std::string bytes = slurp(data_path("hmf", "meshio_mixed.hmf"));
+  // A version 1 filter pipeline message: an 8-byte message header, 8 bytes (version, count,
+  // reserved), then the deflate filter's id, name length, flags, value count and its name.
+  const std::string name("deflate\0", 8);
+  std::size_t messages = 0;
+  for (std::size_t at = bytes.find(name); at != std::string::npos; at = bytes.find(name, at + 1)) {
+    ASSERT_GE(at, 24u);
+    const std::size_t message = at - 24;
+    ASSERT_EQ(bytes[message], '\x0b') << "a filter pipeline message at " << message;
+    std::string bad = bytes;
+    bad[message] = '\0';
+    const std::string outcome = outcome_of_string(bad, "hmf", "hmf_unfiltered.hmf");
+    expect_read_error(outcome, "stored unfiltered in", "hmf_unfiltered.hmf");
+    ++messages;
+  }
+  EXPECT_GE(messages, 10u);  // Geometry, four Topology blocks, three point and two cell arrays
+}
+
 #endif  // MESHIOPP_HAVE_HDF5

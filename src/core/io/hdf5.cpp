@@ -311,6 +311,71 @@ bool exists(hid_t loc, const std::string& path) {
 
 namespace {
 
+// A chunked dataset's grid of chunks: its dimensions, the chunk's, and chunk k's offset
+// (its first value's coordinates), chunks in row-major order of the grid.
+struct ChunkGrid {
+  int rank = 0;
+  hsize_t dims[kMaxRank] = {}, chunk[kMaxRank] = {};
+
+  // False when `dataset` is not chunked or HDF5 cannot say its dimensions or chunk.
+  bool load(hid_t dataset, hid_t dcpl) {
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED) return false;
+    Handle space(H5Dget_space(dataset), H5Sclose);
+    rank = space ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank < 1 || rank > kMaxRank) return false;
+    if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) != rank || H5Pget_chunk(dcpl, rank, chunk) != rank) return false;
+    for (int d = 0; d < rank; ++d)
+      if (chunk[d] == 0) return false;
+    return true;
+  }
+  std::uint64_t count() const {
+    std::uint64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= (dims[d] + chunk[d] - 1) / chunk[d];
+    return n;
+  }
+  void offset_of(std::uint64_t k, hsize_t* at) const {
+    for (int d = rank - 1; d >= 0; --d) {
+      const std::uint64_t across = (dims[d] + chunk[d] - 1) / chunk[d];
+      at[d] = (k % across) * chunk[d];
+      k /= across;
+    }
+  }
+  std::string describe(const hsize_t* at) const {
+    std::string t = "(";
+    for (int d = 0; d < rank; ++d) t += (d ? ", " : "") + std::to_string(at[d]);
+    return t + ")";
+  }
+};
+
+// A chunked dataset without filters stores each chunk whole; HDF5 1.10 reads a chunk the
+// index records as shorter through a buffer of the recorded size and copies the whole chunk
+// out of it (a heap over-read: the filter pipeline message of a compressed dataset zeroed,
+// under HmfHostile). Each written chunk's recorded size is checked before HDF5 reads one.
+void check_unfiltered_chunks(const Context& ctx, hid_t dataset, hid_t dcpl, std::size_t element, const std::string& what) {
+  if (H5Pget_nfilters(dcpl) != 0) return;
+  ChunkGrid grid;
+  if (!grid.load(dataset, dcpl)) return;
+  std::uint64_t chunk_bytes = element;
+  for (int d = 0; d < grid.rank; ++d) chunk_bytes *= grid.chunk[d];
+  const std::uint64_t chunks = grid.count();
+  for (std::uint64_t k = 0; k < chunks; ++k) {
+    hsize_t at[kMaxRank];
+    grid.offset_of(k, at);
+    // The size the chunk index records (H5Dget_chunk_storage_size answers the nominal
+    // chunk size for an unfiltered dataset instead).
+    unsigned mask = 0;
+    haddr_t address = HADDR_UNDEF;
+    hsize_t bytes = 0;
+    if (H5Dget_chunk_info_by_coord(dataset, at, &mask, &address, &bytes) < 0) {
+      H5Eclear2(H5E_DEFAULT);
+      continue;  // not written: HDF5 reads fill values
+    }
+    if (address != HADDR_UNDEF && bytes != chunk_bytes)
+      fail(ctx, what + ", chunk at " + grid.describe(at) + ": stored unfiltered in " + std::to_string(bytes) + " bytes, not " +
+                    std::to_string(chunk_bytes));
+  }
+}
+
 // An opened dataset whose dtype, shape and declared size read_dataset accepts.
 struct Checked {
   Handle dataset;
@@ -364,6 +429,9 @@ Checked open_checked(const Context& ctx, hid_t loc, const std::string& path, std
   const std::uint64_t limit = std::max<std::uint64_t>(filters > 0 ? stored * kMaxExpansion : stored, file_bytes);
   if (nbytes > limit)
     fail(ctx, what + ": declares " + std::to_string(nbytes) + " bytes of values but stores " + std::to_string(stored));
+  Handle file_type(H5Dget_type(c.dataset.get()), H5Tclose);
+  if (!file_type) fail(ctx, what + ": cannot read its type");
+  check_unfiltered_chunks(ctx, c.dataset.get(), dcpl.get(), H5Tget_size(file_type.get()), what);
   return c;
 }
 
@@ -431,29 +499,18 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
       H5Tget_order(base.get()) != H5T_ORDER_LE || H5Tget_size(base.get()) != dtype_size(c.dtype) ||
       H5Tequal(base.get(), native_type(c.dtype)) <= 0)
     return false;
-  Handle space(H5Dget_space(dataset), H5Sclose);
-  const int rank = space ? H5Sget_simple_extent_ndims(space.get()) : -1;
-  if (rank < 1 || rank > kMaxRank) return false;
-  hsize_t dims[kMaxRank], chunk[kMaxRank];
-  if (H5Sget_simple_extent_dims(space.get(), dims, nullptr) != rank || H5Pget_chunk(dcpl.get(), rank, chunk) != rank) return false;
-  std::uint64_t values = 1, chunks = 1, chunk_bytes = element;
+  ChunkGrid grid;
+  if (!grid.load(dataset, dcpl.get())) return false;
+  const int rank = grid.rank;
+  const hsize_t *dims = grid.dims, *chunk = grid.chunk;
+  const std::uint64_t chunks = grid.count();
+  std::uint64_t values = 1, chunk_bytes = element;
   for (int d = 0; d < rank; ++d) {
-    if (chunk[d] == 0) return false;
     values *= dims[d];
-    chunks *= (dims[d] + chunk[d] - 1) / chunk[d];
     if (chunk_bytes > (std::uint64_t{1} << 40) / chunk[d]) return false;
     chunk_bytes *= chunk[d];
   }
   if (values * element != out.nbytes()) return false;
-
-  // Chunk k's offset (its first value's coordinates), chunks in row-major order of the grid.
-  auto offset_of = [&](std::uint64_t k, hsize_t* at) {
-    for (int d = rank - 1; d >= 0; --d) {
-      const std::uint64_t across = (dims[d] + chunk[d] - 1) / chunk[d];
-      at[d] = (k % across) * chunk[d];
-      k /= across;
-    }
-  };
   struct Stored {
     std::uint64_t index;
     std::size_t begin, size;
@@ -469,7 +526,7 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
     batch.clear(), stored.clear();
     while (next < chunks && (stored.empty() || batch.size() < kChunkBatchBytes)) {
       hsize_t at[kMaxRank];
-      offset_of(next, at);
+      grid.offset_of(next, at);
       hsize_t bytes = 0;
       if (H5Dget_chunk_storage_size(dataset, at, &bytes) < 0 || bytes == 0) {
         H5Eclear2(H5E_DEFAULT);
@@ -488,12 +545,8 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
     parallel_for(stored.size(), resolve_threads(0), [&](std::size_t i) {
       const Stored& st = stored[i];
       hsize_t at[kMaxRank];
-      offset_of(st.index, at);
-      auto where = [&] {
-        std::string t = "(";
-        for (int d = 0; d < rank; ++d) t += (d ? ", " : "") + std::to_string(at[d]);
-        return t + ")";
-      };
+      grid.offset_of(st.index, at);
+      auto where = [&] { return grid.describe(at); };
       const unsigned char* src = batch.data() + st.begin;
       const bool deflated = !(st.mask & (1u << (filters - 1))), shuffled = shuffle && !(st.mask & 1u);
       if (deflated && chunk_bytes / kMaxExpansion > st.size)
