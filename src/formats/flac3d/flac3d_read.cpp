@@ -22,14 +22,21 @@
 // cell_sets keys; face groups first), over global cell indices. Ids may be sparse and in any
 // order; a group member that names no cell is left out with a warning.
 //
+// Binary zones and faces are read in two passes over their records: the first checks every
+// node count and finds the runs of one shape, the second decodes each run straight into its
+// connectivity (gridpoint ids resolved on the way: the gridpoints come first) and its ids.
+// ASCII records are kept as parsed (G records may follow the zones) and resolved at the end.
+//
 // Safe for untrusted input: binary counts are checked against the bytes left (need) before
 // anything is allocated; ASCII arrays grow with the lines present; ids are resolved after the
 // whole file is read.
 #include <cstring>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
 #include "core/skip_log.hpp"
@@ -47,6 +54,12 @@ struct Cells {  // the zones or the faces, in file order
   std::vector<const Shape*> shapes;
   std::vector<std::int64_t> gps;  // 8 gridpoint ids a cell (unused slots 0), FLAC3D order
   std::vector<std::size_t> offsets;
+};
+
+struct Block {  // a run of zones or faces of one shape, resolved
+  const Shape* shape;
+  NDArray conn;  // positions of the gridpoints, VTK order
+  NDArray ids;   // the file's zone or face ids (int64)
 };
 
 struct Group {
@@ -175,31 +188,56 @@ class Reader {
     const std::uint32_t n = cur_.load<std::uint32_t>("gridpoint count");
     cur_.need(n, 28, "gridpoints");
     gp_ids_.resize(n);
-    xyz_.resize(3 * static_cast<std::size_t>(n));
-    for (std::uint32_t i = 0; i < n; ++i) {
-      gp_ids_[i] = cur_.load<std::uint32_t>("gridpoint id");
-      for (int k = 0; k < 3; ++k) xyz_[3 * i + static_cast<std::size_t>(k)] = cur_.load<double>("coordinate");
+    points_ = NDArray::uninit(DType::float64, {n, 3});
+    double* xyz = points_.data<double>();
+    const char* p = cur_.take(std::size_t{n} * 28, "gridpoints");
+    for (std::size_t i = 0; i < n; ++i, p += 28) {
+      gp_ids_[i] = io::load<std::uint32_t>(p, true);
+      io::decode_values(xyz + 3 * i, p + 4, 3, !io::host_is_little_endian());
     }
+    map_gridpoints();
     binary_cells(true);
     if (cur_.at_end()) return;  // no face section
     binary_cells(false);
   }
 
   void binary_cells(bool zone) {
-    Cells& c = zone ? zones_ : faces_;
+    std::vector<Block>& blocks = zone ? zone_blocks_ : face_blocks_;
     const std::uint32_t n = cur_.load<std::uint32_t>(zone ? "zone count" : "face count");
     cur_.need(n, 8 + 3 * 4, zone ? "zones" : "faces");
+    // Pass 1: every record's node count, and the runs of one shape.
+    std::vector<std::pair<const Shape*, std::size_t>> runs;
+    const char* first = cur_.ptr();
     for (std::uint32_t i = 0; i < n; ++i) {
       const char* at = cur_.ptr();
-      c.ids.push_back(cur_.load<std::uint32_t>(zone ? "zone id" : "face id"));
+      cur_.load<std::uint32_t>(zone ? "zone id" : "face id");
       const std::uint32_t k = cur_.load<std::uint32_t>("node count");
       const Shape* s = k <= 8 ? shape_of(zone, static_cast<int>(k)) : nullptr;
       if (!s)
         cur_.fail_at(expected_found(zone ? "a zone of 4 to 8 gridpoints" : "a face of 3 or 4 gridpoints", std::to_string(k) + " gridpoints"),
                      at);
-      c.shapes.push_back(s);
-      c.offsets.push_back(static_cast<std::size_t>(at - cur_.begin()));
-      for (std::size_t j = 0; j < 8; ++j) c.gps.push_back(j < k ? cur_.load<std::uint32_t>("gridpoint id") : (j == 7 && k == 7 ? c.gps.back() : 0));
+      cur_.take(std::size_t{k} * 4, "gridpoint ids");
+      if (runs.empty() || runs.back().first != s) runs.emplace_back(s, 0);
+      ++runs.back().second;
+    }
+    // Pass 2: each run decoded into its arrays (the bytes are known to be there).
+    const char* p = first;
+    for (const auto& [s, count] : runs) {
+      const auto k = static_cast<std::size_t>(s->nodes);
+      Block b{s, NDArray::uninit(DType::int64, {count, k}), NDArray::uninit(DType::int64, {count})};
+      std::int64_t* dst = b.conn.data<std::int64_t>();
+      std::int64_t* ids = b.ids.data<std::int64_t>();
+      for (std::size_t r = 0; r < count; ++r) {
+        const char* at = p;
+        ids[r] = io::load<std::uint32_t>(p, true);
+        const std::uint32_t stored = io::load<std::uint32_t>(p + 4, true);
+        std::int64_t g[8];
+        for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(p + 8 + 4 * j, true);
+        if (stored == 7) g[7] = g[6];
+        p += 8 + 4 * std::size_t{stored};
+        for (std::size_t j = 0; j < k; ++j) *dst++ = gridpoint(g[s->to_vtk[j]], zone, at);
+      }
+      blocks.push_back(std::move(b));
     }
     const std::uint32_t groups = cur_.load<std::uint32_t>("group count");
     cur_.need(groups, 2 + 2 + 4, "groups");
@@ -214,9 +252,47 @@ class Reader {
       const std::uint32_t m = cur_.load<std::uint32_t>("group member count");
       cur_.need(m, 4, "group members");
       grp.ids.resize(m);
-      for (std::uint32_t i = 0; i < m; ++i) grp.ids[i] = cur_.load<std::uint32_t>("group member");
+      const char* q = cur_.take(std::size_t{m} * 4, "group members");
+      for (std::uint32_t i = 0; i < m; ++i) grp.ids[i] = io::load<std::uint32_t>(q + 4 * std::size_t{i}, true);
       groups_.push_back(std::move(grp));
     }
+  }
+
+  // The gridpoint ids mapped to their positions (once every G record is read).
+  void map_gridpoints() {
+    if (std::string note = duplicate_labels_note(gps_.build(gp_ids_), "gridpoint", "zones"); !note.empty()) warnings_.push_back(note);
+    gp_ids_ = {};
+  }
+
+  // The position of gridpoint `gp`, named by the record at `at` when no G record defines it.
+  std::int64_t gridpoint(std::int64_t gp, bool zone, const char* at) {
+    const std::int64_t p = gps_.find(gp);
+    if (p < 0)
+      cur_.fail_at(std::string(zone ? "the zone" : "the face") + " refers to gridpoint " + std::to_string(gp) + ", which no G record defines",
+                   at);
+    return p;
+  }
+
+  // ASCII: the records as parsed, resolved into blocks.
+  std::vector<Block> resolve(const Cells& c, bool zone) {
+    std::vector<Block> blocks;
+    std::size_t i = 0;
+    while (i < c.ids.size()) {
+      const Shape* s = c.shapes[i];
+      std::size_t e = i;
+      while (e < c.ids.size() && c.shapes[e] == s) ++e;
+      const auto k = static_cast<std::size_t>(s->nodes);
+      Block b{s, NDArray::uninit(DType::int64, {e - i, k}), NDArray::uninit(DType::int64, {e - i})};
+      std::int64_t* dst = b.conn.data<std::int64_t>();
+      for (std::size_t r = i; r < e; ++r) {
+        for (std::size_t j = 0; j < k; ++j)
+          *dst++ = gridpoint(c.gps[8 * r + static_cast<std::size_t>(s->to_vtk[j])], zone, cur_.begin() + c.offsets[r]);
+        b.ids.data<std::int64_t>()[r - i] = c.ids[r];
+      }
+      blocks.push_back(std::move(b));
+      i = e;
+    }
+    return blocks;
   }
 
   void skip(const std::string& what, const char* at) { skipped_.add("record " + what, line_at(at), "not read"); }
@@ -224,55 +300,44 @@ class Reader {
   // --- the mesh ------------------------------------------------------------------------------
   Mesh build() {
     Mesh mesh;
-    const std::size_t n = gp_ids_.size();
-    mesh.points = NDArray::from_vector(xyz_, {n, 3});
-    std::vector<std::string> warnings;
-    LabelMap gps;
-    if (std::string note = duplicate_labels_note(gps.build(gp_ids_), "gridpoint", "zones"); !note.empty()) warnings.push_back(note);
+    if (!binary_) {
+      points_ = NDArray::from_vector(xyz_, {gp_ids_.size(), 3});
+      xyz_ = {};
+      map_gridpoints();
+      face_blocks_ = resolve(faces_, false);
+      zone_blocks_ = resolve(zones_, true);
+      faces_ = {};
+      zones_ = {};
+    }
+    mesh.points = std::move(points_);
+    std::vector<std::string> warnings = std::move(warnings_);
 
-    const std::size_t nfaces = faces_.ids.size(), nzones = zones_.ids.size();
-    std::vector<std::int64_t> cell_ids;
-    cell_ids.reserve(nfaces + nzones);
-    for (const Cells* c : {&faces_, &zones_}) {
-      const bool zone = c == &zones_;
-      std::size_t i = 0;
-      while (i < c->ids.size()) {
-        const Shape* s = c->shapes[i];
-        std::size_t e = i;
-        while (e < c->ids.size() && c->shapes[e] == s) ++e;
-        const auto k = static_cast<std::size_t>(s->nodes);
-        NDArray conn = NDArray::uninit(DType::int64, {e - i, k});
-        std::int64_t* dst = conn.data<std::int64_t>();
-        for (std::size_t r = i; r < e; ++r) {
-          for (std::size_t j = 0; j < k; ++j) {
-            const std::int64_t gp = c->gps[8 * r + static_cast<std::size_t>(s->to_vtk[j])];
-            const std::int64_t p = gps.find(gp);
-            if (p < 0)
-              cur_.fail_at(std::string(zone ? "the zone" : "the face") + " refers to gridpoint " + std::to_string(gp) +
-                               ", which no G record defines",
-                           cur_.begin() + c->offsets[r]);
-            *dst++ = p;
-          }
-          cell_ids.push_back(c->ids[r] + (zone ? static_cast<std::int64_t>(nfaces) : 0));
-        }
-        mesh.cells.push_back(CellBlock::rectangular(std::string(s->type), std::move(conn)));
-        i = e;
+    // The ids of the zones and of the faces, in file order, mapped when a group needs them.
+    auto id_map = [&](bool zone) {
+      LabelMap map;
+      bool needed = false;
+      for (const Group& g : groups_) needed |= g.zone == zone;
+      if (!needed) return map;
+      std::vector<std::int64_t> ids;
+      for (const Block& b : zone ? zone_blocks_ : face_blocks_) ids.insert(ids.end(), b.ids.data<std::int64_t>(), b.ids.data<std::int64_t>() + b.ids.size());
+      map.build(ids);
+      return map;
+    };
+    LabelMap zone_ids = id_map(true), face_ids = id_map(false);
+
+    std::size_t nfaces = 0;
+    for (const Block& b : face_blocks_) nfaces += b.ids.size();
+    std::vector<NDArray> cell_ids;
+    for (std::vector<Block>* blocks : {&face_blocks_, &zone_blocks_}) {
+      for (Block& b : *blocks) {
+        if (blocks == &zone_blocks_)  // meshio numbers the zones after the faces
+          for (std::int64_t& id : std::span(b.ids.data<std::int64_t>(), b.ids.size())) id += static_cast<std::int64_t>(nfaces);
+        mesh.cells.push_back(CellBlock::rectangular(std::string(b.shape->type), std::move(b.conn)));
+        cell_ids.push_back(std::move(b.ids));
       }
     }
-    if (!mesh.cells.empty()) {
-      std::vector<NDArray> per_block;
-      std::size_t at = 0;
-      for (const CellBlock& b : mesh.cells) {
-        per_block.push_back(NDArray::from_vector(std::vector<std::int64_t>(cell_ids.begin() + static_cast<std::ptrdiff_t>(at),
-                                                                           cell_ids.begin() + static_cast<std::ptrdiff_t>(at + b.size()))));
-        at += b.size();
-      }
-      mesh.cell_data["cell_ids"] = std::move(per_block);
-    }
+    if (!mesh.cells.empty()) mesh.cell_data["cell_ids"] = std::move(cell_ids);
 
-    LabelMap zone_ids, face_ids;
-    zone_ids.build(zones_.ids);
-    face_ids.build(faces_.ids);
     std::unordered_map<std::string, std::size_t> by_name;
     for (bool zone : {false, true}) {  // meshio's order: face groups, then zone groups
       for (const Group& g : groups_) {
@@ -316,8 +381,12 @@ class Reader {
   bool binary_ = false;
 
   std::vector<std::int64_t> gp_ids_;
-  std::vector<double> xyz_;
-  Cells zones_, faces_;
+  std::vector<double> xyz_;  // ASCII
+  NDArray points_;
+  LabelMap gps_;
+  Cells zones_, faces_;                          // ASCII, as parsed
+  std::vector<Block> zone_blocks_, face_blocks_;  // resolved
+  std::vector<std::string> warnings_;
   std::vector<Group> groups_;
   SkipLog skipped_;
 };
