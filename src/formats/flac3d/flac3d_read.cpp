@@ -30,11 +30,13 @@
 // Safe for untrusted input: binary counts are checked against the bytes left (need) before
 // anything is allocated; ASCII arrays grow with the lines present; ids are resolved after the
 // whole file is read.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <span>
 #include <unordered_map>
 
+#include "core/cell_collector.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
@@ -49,15 +51,13 @@ namespace {
 
 constexpr std::size_t kMaxWords = 16;  // a record's words kept: "Z B8 id" and 8 gridpoints
 
-struct Cells {  // the zones or the faces, in file order
+struct Cells {  // ASCII: the zones or the faces as parsed, in file order
+  CellCollector rows;  // gridpoint ids, VTK order
   std::vector<std::int64_t> ids;
-  std::vector<const Shape*> shapes;
-  std::vector<std::int64_t> gps;  // 8 gridpoint ids a cell (unused slots 0), FLAC3D order
-  std::vector<std::size_t> offsets;
 };
 
 struct Block {  // a run of zones or faces of one shape, resolved
-  const Shape* shape;
+  std::string_view type;
   NDArray conn;  // positions of the gridpoints, VTK order
   NDArray ids;   // the file's zone or face ids (int64)
 };
@@ -127,10 +127,12 @@ class Reader {
                        l.data());
         Cells& c = zone ? zones_ : faces_;
         c.ids.push_back(id(w[2], zone ? "a zone id" : "a face id"));
-        c.shapes.push_back(s);
-        c.offsets.push_back(static_cast<std::size_t>(l.data() - cur_.begin()));
         const std::size_t k = n - 3;
-        for (std::size_t j = 0; j < 8; ++j) c.gps.push_back(j < k ? id(w[3 + j], "a gridpoint id") : (j == 7 && k == 7 ? c.gps.back() : 0));
+        std::int64_t g[8];
+        for (std::size_t j = 0; j < k; ++j) g[j] = id(w[3 + j], "a gridpoint id");
+        if (k == 7) g[7] = g[6];
+        std::int64_t* out = c.rows.add(s->type, static_cast<std::size_t>(s->nodes), static_cast<std::size_t>(l.data() - cur_.begin()));
+        for (std::size_t j = 0; j < static_cast<std::size_t>(s->nodes); ++j) out[j] = g[s->to_vtk[j]];
       } else if (key == "ZGROUP" || key == "FGROUP") {
         groups_.push_back(group_header(key == "ZGROUP", l));
         group = &groups_.back();
@@ -224,7 +226,7 @@ class Reader {
     const char* p = first;
     for (const auto& [s, count] : runs) {
       const auto k = static_cast<std::size_t>(s->nodes);
-      Block b{s, NDArray::uninit(DType::int64, {count, k}), NDArray::uninit(DType::int64, {count})};
+      Block b{s->type, NDArray::uninit(DType::int64, {count, k}), NDArray::uninit(DType::int64, {count})};
       std::int64_t* dst = b.conn.data<std::int64_t>();
       std::int64_t* ids = b.ids.data<std::int64_t>();
       for (std::size_t r = 0; r < count; ++r) {
@@ -267,30 +269,21 @@ class Reader {
   // The position of gridpoint `gp`, named by the record at `at` when no G record defines it.
   std::int64_t gridpoint(std::int64_t gp, bool zone, const char* at) {
     const std::int64_t p = gps_.find(gp);
-    if (p < 0)
-      cur_.fail_at(std::string(zone ? "the zone" : "the face") + " refers to gridpoint " + std::to_string(gp) + ", which no G record defines",
-                   at);
+    if (p < 0) unknown_gridpoint(gp, zone, at);
     return p;
   }
+  [[noreturn]] void unknown_gridpoint(std::int64_t gp, bool zone, const char* at) {
+    cur_.fail_at(std::string(zone ? "the zone" : "the face") + " refers to gridpoint " + std::to_string(gp) + ", which no G record defines", at);
+  }
 
-  // ASCII: the records as parsed, resolved into blocks.
-  std::vector<Block> resolve(const Cells& c, bool zone) {
+  // ASCII: the records as parsed, resolved into blocks (each run's ids copied beside it).
+  std::vector<Block> resolve(Cells& c, bool zone) {
     std::vector<Block> blocks;
-    std::size_t i = 0;
-    while (i < c.ids.size()) {
-      const Shape* s = c.shapes[i];
-      std::size_t e = i;
-      while (e < c.ids.size() && c.shapes[e] == s) ++e;
-      const auto k = static_cast<std::size_t>(s->nodes);
-      Block b{s, NDArray::uninit(DType::int64, {e - i, k}), NDArray::uninit(DType::int64, {e - i})};
-      std::int64_t* dst = b.conn.data<std::int64_t>();
-      for (std::size_t r = i; r < e; ++r) {
-        for (std::size_t j = 0; j < k; ++j)
-          *dst++ = gridpoint(c.gps[8 * r + static_cast<std::size_t>(s->to_vtk[j])], zone, cur_.begin() + c.offsets[r]);
-        b.ids.data<std::int64_t>()[r - i] = c.ids[r];
-      }
-      blocks.push_back(std::move(b));
-      i = e;
+    auto missing = [&](std::string_view, std::int64_t gp, std::size_t offset) { unknown_gridpoint(gp, zone, cur_.begin() + offset); };
+    for (CellCollector::Block& b : c.rows.blocks(gps_, missing)) {
+      Block out{b.type, std::move(b.connectivity), NDArray::uninit(DType::int64, {b.count})};
+      std::copy_n(c.ids.begin() + static_cast<std::ptrdiff_t>(b.first), b.count, out.ids.data<std::int64_t>());
+      blocks.push_back(std::move(out));
     }
     return blocks;
   }
@@ -306,8 +299,8 @@ class Reader {
       map_gridpoints();
       face_blocks_ = resolve(faces_, false);
       zone_blocks_ = resolve(zones_, true);
-      faces_ = {};
-      zones_ = {};
+      faces_.ids = {};
+      zones_.ids = {};
     }
     mesh.points = std::move(points_);
     std::vector<std::string> warnings = std::move(warnings_);
@@ -332,7 +325,7 @@ class Reader {
       for (Block& b : *blocks) {
         if (blocks == &zone_blocks_)  // meshio numbers the zones after the faces
           for (std::int64_t& id : std::span(b.ids.data<std::int64_t>(), b.ids.size())) id += static_cast<std::int64_t>(nfaces);
-        mesh.cells.push_back(CellBlock::rectangular(std::string(b.shape->type), std::move(b.conn)));
+        mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.conn)));
         cell_ids.push_back(std::move(b.ids));
       }
     }
