@@ -178,29 +178,48 @@ class Reader {
     const vtk::NamedArrays cell_data = vtk::concat_piece_data(cd, nsrc, fail);
 
     // Output cells in VTK's order; src[i] is the file's cell (data row) of output cell i.
+    // Exact sizes first, so the flat arrays are written once, in place (each piece's arrays
+    // freed once copied). With one piece whose
+    // every cell gives exactly one output cell (no vert or line of several points, no
+    // strip), output cell i is file cell i: the cell data is used as it is, not gathered.
     std::size_t nout = 0, nconn = 0;
+    bool one_to_one = pieces.size() == 1;
     for (const Piece& p : pieces)
       for (int k = 0; k < 4; ++k) {
-        const std::size_t n = p.counts[k];
-        const auto ends = p.cells[k].offsets.data<const std::int64_t>();
-        const std::size_t len = n ? static_cast<std::size_t>(ends[n - 1]) : 0;
-        // Upper bounds: a vert gives one cell per point, a line or strip fewer.
-        nout += k == 2 ? n : len;
-        nconn += k == 3 ? 3 * len : k == 1 ? 2 * len : len;
+        const auto* ends = p.cells[k].offsets.data<const std::int64_t>();
+        std::int64_t b = 0;
+        for (std::size_t i = 0; i < p.counts[k]; ++i) {
+          const auto m = static_cast<std::size_t>(ends[i] - b);
+          const std::size_t cells = k == 0 ? m : k == 1 ? (m > 1 ? m - 1 : 0) : k == 2 ? 1 : (m > 2 ? m - 2 : 0);
+          nout += cells;
+          nconn += k == 0 || k == 2 ? m : k == 1 ? 2 * cells : 3 * cells;
+          one_to_one &= cells == 1;
+          b = ends[i];
+        }
       }
-    std::vector<std::int64_t> offsets, conn, src;
-    std::vector<std::uint8_t> types;
-    offsets.reserve(nout + 1), types.reserve(nout), src.reserve(nout), conn.reserve(nconn);
-    offsets.push_back(0);
+    // Polygons alone (the common surface mesh): their connectivity is the flat one, shared.
+    const bool polys_only = one_to_one && pieces[0].counts[0] + pieces[0].counts[1] + pieces[0].counts[3] == 0;
+    vtk::FlatCells flat;
+    flat.offsets = NDArray::uninit(DType::int64, {nout + 1});
+    flat.connectivity = polys_only ? pieces[0].cells[2].connectivity : NDArray::uninit(DType::int64, {nconn});
+    flat.types = NDArray::uninit(DType::uint8, {nout});
+    flat.owned = true;
+    std::int64_t* offsets = flat.offsets.data<std::int64_t>();
+    std::int64_t* conn = flat.connectivity.data<std::int64_t>();
+    std::uint8_t* types = flat.types.data<std::uint8_t>();
+    std::vector<std::int64_t> src;
+    if (!one_to_one) src.reserve(nout);
+    std::size_t cell = 0, at = 0;
+    offsets[0] = 0;
     auto emit = [&](std::uint8_t type, std::int64_t row, std::initializer_list<std::int64_t> ids) {
-      conn.insert(conn.end(), ids);
-      offsets.push_back(static_cast<std::int64_t>(conn.size()));
-      types.push_back(type);
-      src.push_back(row);
+      for (std::int64_t id : ids) conn[at++] = id;
+      offsets[++cell] = static_cast<std::int64_t>(at);
+      types[cell - 1] = type;
+      if (!one_to_one) src.push_back(row);
     };
     for (int k = 0; k < 4; ++k) {
       for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
-        const Piece& p = pieces[pi];
+        Piece& p = pieces[pi];
         std::size_t row0 = cell_base[pi];
         for (int before = 0; before < k; ++before) row0 += p.counts[before];
         const auto* ends = p.cells[k].offsets.data<const std::int64_t>();
@@ -217,10 +236,12 @@ class Reader {
           } else if (k == 1) {
             for (std::int64_t j = 0; j + 1 < m; ++j) emit(kLine, row, {q[j] + shift, q[j + 1] + shift});
           } else if (k == 2) {
-            for (std::int64_t j = 0; j < m; ++j) conn.push_back(q[j] + shift);
-            offsets.push_back(static_cast<std::int64_t>(conn.size()));
-            types.push_back(m == 3 ? kTriangle : m == 4 ? kQuad : kPolygon);
-            src.push_back(row);
+            if (polys_only) at += static_cast<std::size_t>(m);
+            else
+              for (std::int64_t j = 0; j < m; ++j) conn[at++] = q[j] + shift;
+            offsets[++cell] = static_cast<std::int64_t>(at);
+            types[cell - 1] = m == 3 ? kTriangle : m == 4 ? kQuad : kPolygon;
+            if (!one_to_one) src.push_back(row);
           } else {
             for (std::int64_t j = 0; j + 2 < m; ++j) {
               if (j % 2 == 0) emit(kTriangle, row, {q[j] + shift, q[j + 1] + shift, q[j + 2] + shift});
@@ -229,16 +250,12 @@ class Reader {
           }
           b = e;
         }
+        p.cells[k] = CellArray{};  // copied out: freed before the blocks are made
       }
     }
-    vtk::FlatCells flat;
-    flat.offsets = NDArray::from_vector(offsets);
-    flat.connectivity = NDArray::from_vector(conn);
-    flat.types = NDArray::from_vector(types);
-    flat.owned = true;
     auto blocks = vtk::blocks_from_flat(flat, np, [&](const std::string& what) { fail("cells: " + what); });
     mesh.cells = std::move(blocks.blocks);
-    for (const auto& [name, a] : cell_data) mesh.cell_data[name] = vtk::split_rows(gather_rows(a, src), blocks);
+    for (const auto& [name, a] : cell_data) mesh.cell_data[name] = vtk::split_rows(one_to_one ? a : gather_rows(a, src), blocks);
     for (const std::string& note : blocks.skipped) warn(note);
   }
 
