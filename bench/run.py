@@ -577,10 +577,21 @@ class Gmsh:
 
 
 # --- floors ---------------------------------------------------------------------------
-def copy_fn(path: Path):
-    """The read floor: the file's bytes (already in memory) copied into a fresh buffer."""
-    data = np.frombuffer(path.read_bytes(), dtype=np.uint8)
-    return lambda: data.copy()
+# The files a read of one path takes besides it: TetGen's .ele (and .face, .edge) beside
+# its .node, the HDF5 heavy data beside an .xdmf (same stem).
+COMPANIONS = {"tetgen": (".ele", ".face", ".edge"), "xdmf": (".h5", ".hdf5", ".hdf")}
+
+
+def read_inputs(path: Path, fmt: str) -> list:
+    """`path` and the companion files a read of it takes (their bytes count in the MB column
+    and in the copy floor)."""
+    return [path] + [c for ext in COMPANIONS.get(fmt, ()) if (c := path.with_suffix(ext)).is_file()]
+
+
+def copy_fn(paths):
+    """The read floor: the files' bytes (already in memory) copied into fresh buffers."""
+    data = [np.frombuffer(p.read_bytes(), dtype=np.uint8) for p in paths]
+    return lambda: [d.copy() for d in data]
 
 
 # --no-sync: meshio++ writes with sync=False and the floor skips the flushes, like meshio.
@@ -902,8 +913,8 @@ def read_row(name: str, case, gm: Gmsh, reps: int, clock: Clock) -> dict:
            "ours": lambda: mio.read(path, fmt, **kw),
            "vtk": vtk_read_fn(fmt, path),
            "gmsh": gm.read_fn(fmt, path),
-           "copy": copy_fn(path)}
-    row = timed_row(name, "read", label, fns, reps, clock, path.stat().st_size / 1e6)
+           "copy": copy_fn(read_inputs(path, fmt))}
+    row = timed_row(name, "read", label, fns, reps, clock, sum(p.stat().st_size for p in read_inputs(path, fmt)) / 1e6)
     row["fmt"] = fmt
     rss_o, anon_o, bytes_o = peak_memory("meshioplusplus", path, fmt)
     row.update(rss_ours=rss_o / bytes_o, anon_ours=anon_o / bytes_o)
