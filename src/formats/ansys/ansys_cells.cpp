@@ -45,9 +45,9 @@ struct Builder {
   Topology& t;
   const std::string& path;
   std::vector<std::int64_t> start;  // cell -> its faces in `items` (CSR)
-  std::vector<std::int64_t> items;  // face * 2 + (1 when the cell is its c1)
+  UninitVector<std::int64_t> items;  // face * 2 + (1 when the cell is its c1)
   std::vector<std::uint8_t> kind;
-  std::vector<std::int64_t> conn;  // 8 slots per cell of a fixed shape
+  UninitVector<std::int64_t> conn;  // 8 slots per cell of a fixed shape (those it has written)
 
   [[noreturn]] void fail(const std::string& what) const { throw ReadError(error_message("ansys", path, {}, what)); }
 

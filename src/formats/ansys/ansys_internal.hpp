@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/uninit_vector.hpp"
 #include "meshioplusplus/format.hpp"
 
 namespace meshioplusplus::ansys {
@@ -42,11 +43,12 @@ struct Zone {
 };
 
 // Every face of the file in file order; node and cell indices already 0-based.
+// Uninitialised growth: the reader writes every element it adds.
 struct Faces {
-  std::vector<std::int64_t> offsets{0};  // face k: nodes[offsets[k], offsets[k+1])
-  std::vector<std::int64_t> nodes;
-  std::vector<std::int64_t> c0, c1;  // -1: no cell on that side
-  std::vector<std::int32_t> zone;    // index into the zone list
+  UninitVector<std::int64_t> offsets{0};  // face k: nodes[offsets[k], offsets[k+1])
+  UninitVector<std::int64_t> nodes;
+  UninitVector<std::int64_t> c0, c1;  // -1: no cell on that side
+  UninitVector<std::int32_t> zone;    // index into the zone list
 };
 
 // What the cell builder needs: the faces, the cells' declared types and zones.

@@ -317,6 +317,7 @@ class Reader {
     const std::size_t n = header(h, 5, 3, index);
     if (h[0] == 0) {  // a declaration of the total
       if (body_follows(index)) cur_.fail_at("a zone-0 face declaration with a body", at);
+      declared_faces_ = std::max(declared_faces_, h[2]);
       return;
     }
     if (!body_follows(index)) return;  // a zone header without faces
@@ -332,11 +333,16 @@ class Reader {
     if (width) cur_.need(count, 4 * width, "faces");
     else cur_.need(count, 8, "faces");
     Faces& f = topo_.faces;
-    f.offsets.reserve(f.offsets.size() + count);
-    f.nodes.reserve(f.nodes.size() + count * (counted ? 3 : type));
-    f.c0.reserve(f.c0.size() + count);
-    f.c1.reserve(f.c1.size() + count);
-    f.zone.reserve(f.zone.size() + count);
+    // Room for every face section at once when the zone-0 declaration gave the total (as
+    // many as the bytes left can hold, 8 a face at least), so a later section never copies
+    // the earlier ones; else for this section.
+    const std::uint64_t total = std::min<std::uint64_t>(declared_faces_, f.c0.size() + cur_.left() / 8 + 1);
+    const std::uint64_t room = std::max<std::uint64_t>(count, total > f.c0.size() ? total - f.c0.size() : 0);
+    f.offsets.reserve(f.offsets.size() + room);
+    f.nodes.reserve(f.nodes.size() + room * (counted ? 3 : type));
+    f.c0.reserve(f.c0.size() + room);
+    f.c1.reserve(f.c1.size() + room);
+    f.zone.reserve(f.zone.size() + room);
     if (width && !counted) binary_start(count * (type + 2) * width, "binary faces");
     auto value = [&](std::string_view what) -> std::int64_t {
       if (width == 8) {
@@ -568,7 +574,7 @@ class Reader {
   std::string path_;
   Topology topo_;
   bool have_dim_ = false;
-  std::uint64_t declared_cells_ = 0;
+  std::uint64_t declared_cells_ = 0, declared_faces_ = 0;
   std::vector<NodeSection> node_sections_;
   std::vector<CellSection> cell_sections_;
   std::vector<const char*> face_sections_at_;
