@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "test_vtk_common.hpp"
 
@@ -89,6 +90,98 @@ TEST(Flac3dRead, CommasAndNoFaceSection) {
   const auto b = read_string(bin, "flac3d", "nofaces.f3grid");
   ASSERT_EQ(b.cells.size(), 1u);
   EXPECT_EQ(b.cells[0].type, "tetra");
+}
+
+// The same grid as ASCII records and as meshio's binary layout: zones whose shapes alternate
+// (T4, B8, T4, B7, B8: one block per run), sparse ids in no order, faces, zone and face
+// groups. The two readers (ASCII records resolved at the end, binary records decoded run by
+// run into their blocks) must give the same mesh; an unknown gridpoint is named at its
+// record in either.
+namespace {
+
+struct Rec {
+  std::uint32_t id;
+  std::vector<std::uint32_t> gps;
+};
+const std::vector<Rec> kZones = {{10, {1, 2, 3, 5}}, {3, {1, 2, 4, 3, 5, 6, 8, 7}}, {7, {2, 4, 3, 6}},
+                                 {20, {1, 2, 4, 3, 5, 6, 8}}, {1, {1, 2, 4, 3, 5, 6, 8, 7}}};
+const std::vector<Rec> kFaces = {{5, {1, 2, 3}}, {2, {1, 2, 4, 3}}, {9, {5, 6, 7}}};
+
+std::string ascii_grid(std::uint32_t bad_gp = 0) {
+  std::string s = "* the same grid as binary_grid()\n";
+  for (std::uint32_t i = 1; i <= 8; ++i)
+    s += "G " + std::to_string(i) + " " + std::to_string(i & 1) + " " + std::to_string((i >> 1) & 1) + " " + std::to_string((i >> 2) & 1) + "\n";
+  auto records = [&](char key, const std::vector<Rec>& recs) {
+    for (std::size_t r = 0; r < recs.size(); ++r) {
+      const auto& [id, gps] = recs[r];
+      static const std::map<std::size_t, std::string> zone_names = {{4, "T4"}, {7, "B7"}, {8, "B8"}}, face_names = {{3, "T3"}, {4, "Q4"}};
+      s += std::string(1, key) + " " + (key == 'Z' ? zone_names : face_names).at(gps.size()) + " " + std::to_string(id);
+      for (std::size_t j = 0; j < gps.size(); ++j) s += " " + std::to_string(bad_gp && key == 'Z' && r == 2 && j == 1 ? bad_gp : gps[j]);
+      s += "\n";
+    }
+  };
+  records('Z', kZones);
+  records('F', kFaces);
+  s += "ZGROUP \"rock\" SLOT Default\n 3 20 1\nZGROUP \"top\" SLOT Default\n 7\nFGROUP \"wall\" SLOT Default\n 9 5\n";
+  return s;
+}
+
+std::string binary_grid(std::uint32_t bad_gp = 0) {
+  std::string b;
+  auto u32 = [&](std::uint32_t v) { b.append(reinterpret_cast<const char*>(&v), 4); };
+  auto u16 = [&](std::uint16_t v) { b.append(reinterpret_cast<const char*>(&v), 2); };
+  auto f64 = [&](double v) { b.append(reinterpret_cast<const char*>(&v), 8); };
+  u32(1375135718u), u32(3), u32(8);
+  for (std::uint32_t i = 1; i <= 8; ++i) u32(i), f64(i & 1), f64((i >> 1) & 1), f64((i >> 2) & 1);
+  auto section = [&](const std::vector<Rec>& recs, const std::vector<std::pair<std::string, std::vector<std::uint32_t>>>& groups, bool zone) {
+    u32(static_cast<std::uint32_t>(recs.size()));
+    for (std::size_t r = 0; r < recs.size(); ++r) {
+      u32(recs[r].id), u32(static_cast<std::uint32_t>(recs[r].gps.size()));
+      for (std::size_t j = 0; j < recs[r].gps.size(); ++j) u32(bad_gp && zone && r == 2 && j == 1 ? bad_gp : recs[r].gps[j]);
+    }
+    u32(static_cast<std::uint32_t>(groups.size()));
+    for (const auto& [name, ids] : groups) {
+      u16(static_cast<std::uint16_t>(name.size())), b += name, u16(7), b += "Default", u32(static_cast<std::uint32_t>(ids.size()));
+      for (auto id : ids) u32(id);
+    }
+  };
+  section(kZones, {{"rock", {3, 20, 1}}, {"top", {7}}}, true);
+  section(kFaces, {{"wall", {9, 5}}}, false);
+  return b;
+}
+
+}  // namespace
+
+TEST(Flac3dRead, AsciiAndBinaryOfOneGridReadAlike) {
+  const auto a = read_string(ascii_grid(), "flac3d", "grid.f3grid");
+  const auto b = read_string(binary_grid(), "flac3d", "grid_bin.f3grid");
+  EXPECT_TRUE(a.warnings.empty());
+  EXPECT_TRUE(b.warnings.empty());
+  EXPECT_EQ(doubles_of(a.points), doubles_of(b.points));
+  // Faces (triangle, quad, triangle), then the zones' runs: tetra, hexahedron, tetra, hexahedron (B7 and B8).
+  std::vector<std::string> types;
+  for (const auto& c : b.cells) types.push_back(c.type);
+  EXPECT_EQ(types, (std::vector<std::string>{"triangle", "quad", "triangle", "tetra", "hexahedron", "tetra", "hexahedron"}));
+  ASSERT_EQ(a.cells.size(), b.cells.size());
+  for (std::size_t i = 0; i < a.cells.size(); ++i) {
+    EXPECT_EQ(a.cells[i].type, b.cells[i].type) << i;
+    EXPECT_EQ(ints_of(a.cells[i].connectivity), ints_of(b.cells[i].connectivity)) << i;
+    EXPECT_EQ(ints_of(a.cell_data.at("cell_ids")[i]), ints_of(b.cell_data.at("cell_ids")[i])) << i;
+  }
+  // The B7 zone (gridpoints 1 2 4 3 5 6 8) and the B8 after it (1 2 4 3 5 6 8 7): the same
+  // hexahedron but for the B8's eighth gridpoint (7, position 6), where the B7 repeats its
+  // seventh (8, position 7).
+  EXPECT_EQ(ints_of(b.cells[6].connectivity), (std::vector<std::int64_t>{0, 1, 4, 3, 2, 7, 7, 5, 0, 1, 4, 3, 2, 7, 6, 5}));
+  EXPECT_EQ(ints_of(b.cell_data.at("cell_ids")[6]), (std::vector<std::int64_t>{23, 4}));  // zone ids + 3 faces
+  for (const auto* m : {&a, &b}) {
+    EXPECT_EQ(entries(*m, "zone:rock:Default"), (std::vector<std::int64_t>{4, 6, 7}));
+    EXPECT_EQ(entries(*m, "zone:top:Default"), (std::vector<std::int64_t>{5}));
+    EXPECT_EQ(entries(*m, "face:wall:Default"), (std::vector<std::int64_t>{0, 2}));
+  }
+  expect_read_error(outcome_of(ascii_grid(42)), "line 12", "the zone refers to gridpoint 42, which no G record defines");
+  // Binary: the third zone record starts after the header (12), 8 gridpoints (28 each), the
+  // zone count (4) and two records (24 and 40 bytes).
+  expect_read_error(outcome_of(binary_grid(42)), "byte " + std::to_string(12 + 8 * 28 + 4 + 24 + 40), "refers to gridpoint 42");
 }
 
 TEST(Flac3dMalformed, ErrorsNameTheLineOrByte) {
