@@ -25,6 +25,7 @@
 #include <cstring>
 
 #include "core/io/parallel_rows.hpp"
+#include "core/uninit_vector.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
 
@@ -225,7 +226,7 @@ const char* ascii_rows(ReadState& st, const ElementType& t, const char* p, std::
 void read_ascii_rows(ReadState& st, const ElementType& t, std::size_t m, std::int64_t* c) {
   Input& in = st.in;
   const auto k = static_cast<std::size_t>(t.num_nodes);
-  std::vector<std::uint64_t> tags(m);
+  UninitVector<std::uint64_t> tags(m);  // every row writes its tag
   const char* p = io::parallel_rows(in.cur.ptr(), in.cur.end(), m, in.threads, [&](const char* start, std::size_t r0, std::size_t r1) {
     return ascii_rows(st, t, start, r1 - r0, c + r0 * k, tags.data() + r0);
   });
