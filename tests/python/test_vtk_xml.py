@@ -111,10 +111,14 @@ STRIPS = {"Verts": [[0, 4, 8]], "Lines": [[0, 1, 2, 3], [4, 5]], "Polys": [[8, 9
           "Strips": [[0, 4, 1, 5, 2, 6, 3], [4, 8, 5, 9, 6, 10]]}
 
 
+# Polygons alone: the reader shares their connectivity and the cell data as they are.
+POLYS_ONLY = {"Polys": POLYGONS["Polys"] + [[4, 8, 9], [9, 10, 6, 5]]}
+
+
 @pytest.mark.parametrize("mode,compressor,header_type", MODES)
-@pytest.mark.parametrize("case", ["polygons", "strips"])
+@pytest.mark.parametrize("case", ["polygons", "strips", "polys only"])
 def test_vtp_read_what_vtk_writes(tmp_path, case, mode, compressor, header_type):
-    data = polydata(POLYGONS if case == "polygons" else STRIPS)
+    data = polydata({"polygons": POLYGONS, "strips": STRIPS, "polys only": POLYS_ONLY}[case])
     path = vtk_write(vtk.vtkXMLPolyDataWriter, data, tmp_path / "a.vtp", mode, compressor, header_type)
     oracle.assert_flat_equal(vtk_unstructured(data, triangulate=case == "strips"), ours(path))
 
