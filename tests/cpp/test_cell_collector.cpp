@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,17 +24,16 @@ std::vector<std::int64_t> values(const meshioplusplus::NDArray& a) {
 }
 }  // namespace
 
-TEST(CellCollector, RunsInFileOrderShareOneSlotPerType) {
+TEST(CellCollector, EachChangeOfTypeStartsARun) {
   CellCollector c;
   add(c, "triangle", {10, 20, 30}, 0);
   add(c, "triangle", {20, 30, 40}, 7);
   add(c, "line", {10, 40}, 14);
   add(c, "triangle", {30, 40, 10}, 21);
-  ASSERT_EQ(c.slots().size(), 2u);
   ASSERT_EQ(c.runs().size(), 3u);
   EXPECT_EQ(c.rows(), 4u);
-  EXPECT_EQ(c.runs()[2].slot, 0u);
-  EXPECT_EQ(c.runs()[2].first, 2u);  // the triangle slot's third row
+  EXPECT_EQ(c.runs()[2].type, "triangle");
+  EXPECT_EQ(c.runs()[2].first, 3u);  // the file's fourth row
 
   LabelMap nodes;
   nodes.build(std::vector<std::int64_t>{40, 30, 20, 10});  // positions 0..3
@@ -76,10 +76,10 @@ TEST(CellCollector, EmptyGivesNoBlocks) {
   EXPECT_TRUE(c.blocks(nodes, [](std::string_view, std::int64_t, std::size_t) {}).empty());
 }
 
-// Rows cross many chunks (they double from 64 rows) while runs of two types interleave at
-// lengths that fall on and off the chunk boundaries: every block holds its own rows, in
-// order, and the rows are taken once.
-TEST(CellCollector, RunsAcrossChunkBoundariesResolveInOrderAndAreTakenOnce) {
+// Runs of two types interleave at lengths small and large: the buffers regrow many times,
+// and the 40000-quad run (1.28 MB of labels) moves into a mapping of its own on the way.
+// Every block holds its own rows, in order, and the rows are taken once.
+TEST(CellCollector, RunsOfEveryLengthResolveInOrderAndAreTakenOnce) {
   CellCollector c;
   std::vector<std::int64_t> node_labels;
   for (std::int64_t i = 0; i < 1000; ++i) node_labels.push_back(1000 - i);  // label 1000 - i at position i
@@ -87,7 +87,7 @@ TEST(CellCollector, RunsAcrossChunkBoundariesResolveInOrderAndAreTakenOnce) {
   nodes.build(node_labels);
   std::vector<std::vector<std::int64_t>> expected;  // per run, the positions
   std::size_t row = 0;
-  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 500, 1, 2047, 3000, 64, 9000};
+  const std::size_t lengths[] = {1, 63, 64, 65, 127, 128, 500, 1, 2047, 3000, 64, 9000, 7, 40000, 3};
   for (std::size_t r = 0; r < std::size(lengths); ++r) {
     const bool tri = r % 2 == 0;
     expected.emplace_back();
@@ -115,4 +115,54 @@ TEST(CellCollector, RunsAcrossChunkBoundariesResolveInOrderAndAreTakenOnce) {
   }
   EXPECT_EQ(c.rows(), row);  // counts stay after the rows are taken
   EXPECT_THROW(c.blocks(nodes, missing), std::logic_error);
+#ifdef __linux__
+  // The large run's labels became its connectivity: no copy, the mapping kept alive by it.
+  EXPECT_FALSE(blocks[13].connectivity.owns_data());
+  EXPECT_TRUE(blocks[13].connectivity.keep_alive());
+#endif
+  EXPECT_TRUE(blocks[0].connectivity.owns_data());  // small runs are copied into an array
+}
+
+// A label no node defines, in a row of a large (mapped) run, is named with that row's offset.
+TEST(CellCollector, MissingLabelInALargeRunNamesItsRow) {
+  CellCollector c;
+  for (std::size_t i = 0; i < 50000; ++i) add(c, "line", {1, i == 43210 ? 7 : 2}, 100 + i);
+  LabelMap nodes;
+  nodes.build(std::vector<std::int64_t>{1, 2});
+  std::string seen;
+  EXPECT_THROW(c.blocks(nodes,
+                        [&](std::string_view type, std::int64_t label, std::size_t offset) {
+                          seen = std::string(type) + " " + std::to_string(label) + " @" + std::to_string(offset);
+                          throw std::runtime_error(seen);
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(seen, "line 7 @43310");
+}
+
+// With a buffer allocator installed, every block comes from it, large runs included.
+TEST(CellCollector, BlocksComeFromAnInstalledAllocator) {
+  struct Count {
+    std::size_t allocations = 0;
+  } count;
+  meshioplusplus::BufferAllocator counting{
+      [](std::size_t n, void* user) -> void* {
+        ++static_cast<Count*>(user)->allocations;
+        return std::malloc(n);
+      },
+      [](void* p, std::size_t, void*) { std::free(p); }, &count};
+  meshioplusplus::set_buffer_allocator(&counting);
+  std::vector<CellCollector::Block> blocks;
+  {
+    CellCollector c;
+    for (std::int64_t i = 0; i < 40000; ++i) add(c, "quad", {1, 2, 3, 4}, 0);
+    add(c, "line", {1, 2}, 0);
+    LabelMap nodes;
+    nodes.build(std::vector<std::int64_t>{1, 2, 3, 4});
+    blocks = c.blocks(nodes, [](std::string_view, std::int64_t, std::size_t) { throw std::runtime_error("missing"); });
+  }
+  meshioplusplus::set_buffer_allocator(static_cast<const meshioplusplus::BufferAllocator*>(nullptr));
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(count.allocations, 2u);
+  for (const auto& b : blocks) EXPECT_TRUE(b.connectivity.owns_data() && b.connectivity.buffer()->allocator());
+  EXPECT_EQ(values(blocks[0].connectivity)[159999], 3);
 }

@@ -1,0 +1,122 @@
+// meshio++ core: GrowableBuffer (see growable_buffer.hpp).
+#include "core/growable_buffer.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+namespace meshioplusplus {
+
+namespace {
+
+std::size_t page_size() {
+  static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+std::size_t round_to_pages(std::size_t n) { return (n + page_size() - 1) / page_size() * page_size(); }
+
+constexpr std::size_t kHugeFrom = std::size_t{4} << 20;  // as NDArray's own large buffers
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+constexpr bool kCanMap = true;
+#else
+constexpr bool kCanMap = false;
+#endif
+
+}  // namespace
+
+GrowableBuffer::~GrowableBuffer() { clear(); }
+
+GrowableBuffer::GrowableBuffer(GrowableBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      mapped_(std::exchange(other.mapped_, false)) {}
+
+GrowableBuffer& GrowableBuffer::operator=(GrowableBuffer&& other) noexcept {
+  if (this != &other) {
+    clear();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+  }
+  return *this;
+}
+
+void GrowableBuffer::clear() {
+  if (data_) {
+    if (mapped_) ::munmap(data_, capacity_);
+    else std::free(data_);
+  }
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  mapped_ = false;
+}
+
+char* GrowableBuffer::extend(std::size_t bytes) {
+  if (!data_ || bytes > capacity_ - size_) grow(bytes);
+  char* at = data_ + size_;
+  size_ += bytes;
+  return at;
+}
+
+void GrowableBuffer::grow(std::size_t bytes) {
+  std::size_t need = 0;
+  if (__builtin_add_overflow(size_, bytes, &need)) throw std::bad_alloc();
+  const std::size_t want = std::max({need, capacity_ > SIZE_MAX / 2 ? need : capacity_ * 2, std::size_t{4096}});
+  if (kCanMap && (mapped_ || (want >= kMapFrom && !current_buffer_allocator()))) {
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+    const std::size_t len = round_to_pages(want);
+    void* p = nullptr;
+    if (mapped_) {
+      p = ::mremap(data_, capacity_, len, MREMAP_MAYMOVE);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+    } else {
+      p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      if (size_) std::memcpy(p, data_, size_);  // the one copy, of at most kMapFrom bytes
+      std::free(data_);
+      mapped_ = true;
+    }
+    if (len >= kHugeFrom) ::madvise(p, len, MADV_HUGEPAGE);  // advice only; failure is harmless
+    data_ = static_cast<char*>(p);
+    capacity_ = len;
+    return;
+#endif
+  }
+  void* p = std::realloc(data_, want);
+  if (!p) throw std::bad_alloc();
+  data_ = static_cast<char*>(p);
+  capacity_ = want;
+}
+
+NDArray GrowableBuffer::take(DType dtype, NDArray::Shape shape) {
+  std::size_t nbytes = dtype_size(dtype);
+  for (std::size_t d : shape) nbytes = checked_mul(nbytes, d, "GrowableBuffer::take");
+  if (nbytes != size_) throw std::logic_error("GrowableBuffer::take: the shape does not cover the bytes");
+  if (!mapped_ || current_buffer_allocator()) {
+    NDArray out = NDArray::uninit(dtype, std::move(shape));
+    if (size_) std::memcpy(out.raw(), data_, size_);
+    clear();
+    return out;
+  }
+  // Shrunk to its pages (in place: shrinking never moves), then owned by the array.
+  const std::size_t len = round_to_pages(std::max<std::size_t>(size_, 1));
+  if (len < capacity_) ::munmap(data_ + len, capacity_ - len);
+  void* p = data_;
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  mapped_ = false;
+  std::shared_ptr<void> owner(p, [len](void* q) { ::munmap(q, len); });  // unmaps p if this throws
+  return NDArray::view(p, dtype, std::move(shape), std::move(owner));
+}
+
+}  // namespace meshioplusplus
