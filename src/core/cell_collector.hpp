@@ -52,7 +52,7 @@ class CellCollector {
       runs_.back().first = rows_;
     }
     Run& r = runs_.back();
-    std::memcpy(r.offsets.extend(sizeof offset), &offset, sizeof offset);
+    r.offsets.push(offset);
     ++r.count;
     ++rows_;
     return reinterpret_cast<std::int64_t*>(r.labels.extend(nodes * sizeof(std::int64_t)));
@@ -71,15 +71,11 @@ class CellCollector {
     std::vector<Block> out;
     out.reserve(runs_.size());
     for (Run& r : runs_) {
-      auto* labels = reinterpret_cast<std::int64_t*>(r.labels.data());
+      auto* labels = r.labels.as<std::int64_t>();
       const std::size_t n = r.count * r.nodes;
       for (std::size_t e = 0; e < n; ++e) {
         const std::int64_t pos = nodes.find(labels[e]);
-        if (pos < 0) {
-          std::size_t offset = 0;
-          std::memcpy(&offset, r.offsets.data() + e / r.nodes * sizeof offset, sizeof offset);
-          missing(r.type, labels[e], offset);
-        }
+        if (pos < 0) missing(r.type, labels[e], r.offsets.as<const std::size_t>()[e / r.nodes]);
         labels[e] = pos;
       }
       r.offsets.clear();

@@ -61,11 +61,13 @@ void GrowableBuffer::clear() {
   mapped_ = false;
 }
 
-char* GrowableBuffer::extend(std::size_t bytes) {
-  if (!data_ || bytes > capacity_ - size_) grow(bytes);
-  char* at = data_ + size_;
-  size_ += bytes;
-  return at;
+GrowableBuffer::GrowableBuffer(const GrowableBuffer& other) {
+  if (other.size_) std::memcpy(extend(other.size_), other.data_, other.size_);
+}
+
+GrowableBuffer& GrowableBuffer::operator=(const GrowableBuffer& other) {
+  if (this != &other) *this = GrowableBuffer(other);
+  return *this;
 }
 
 void GrowableBuffer::grow(std::size_t bytes) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include "meshioplusplus/ndarray.hpp"
 
@@ -32,11 +33,21 @@ class GrowableBuffer {
   ~GrowableBuffer();
   GrowableBuffer(GrowableBuffer&& other) noexcept;
   GrowableBuffer& operator=(GrowableBuffer&& other) noexcept;
-  GrowableBuffer(const GrowableBuffer&) = delete;
-  GrowableBuffer& operator=(const GrowableBuffer&) = delete;
+  // A copy holds the same bytes in storage of its own.
+  GrowableBuffer(const GrowableBuffer& other);
+  GrowableBuffer& operator=(const GrowableBuffer& other);
 
   // Room for `bytes` more at the end; returns where they go, valid until the next extend().
-  char* extend(std::size_t bytes);
+  char* extend(std::size_t bytes) {
+    if (!data_ || bytes > capacity_ - size_) grow(bytes);
+    char* at = data_ + size_;
+    size_ += bytes;
+    return at;
+  }
+  // Appends one value of a trivially copyable type.
+  template <class T> void push(const T& value) { std::memcpy(extend(sizeof(T)), &value, sizeof(T)); }
+  // The bytes as `n` values of T (the caller knows what it appended).
+  template <class T> T* as() const { return reinterpret_cast<T*>(data_); }
   char* data() const { return data_; }
   std::size_t size() const { return size_; }
   // Whether the bytes live in a mapping of their own (what take() hands over uncopied).

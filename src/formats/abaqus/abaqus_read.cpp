@@ -36,6 +36,7 @@
 
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/label_map.hpp"
 #include "formats/abaqus/abaqus_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
@@ -64,7 +65,7 @@ struct ElementBlock {
   std::string type;  // meshio name
   std::size_t k = 0;  // nodes per element
   std::vector<std::int64_t> labels;
-  std::vector<std::int64_t> nodes;  // node labels, k per element
+  GrowableBuffer nodes;  // int64 node labels, k per element; resolved in place, then the block
   Where where;
 };
 
@@ -449,7 +450,7 @@ class Reader {
         if (chunk_) chunk_->labels.push_back(v);
         element_start_ = where;
       } else {
-        b.nodes.push_back(v);
+        b.nodes.push(v);
       }
       if (++fill_ == b.k + 1) fill_ = 0;
     }
@@ -678,13 +679,12 @@ class Reader {
                                    std::to_string(de.first_duplicate) + " is one); sets use the last definition");
       for (ElementBlock& b : s->blocks) {
         const std::size_t m = b.labels.size();
-        NDArray conn = NDArray::uninit(DType::int64, {m, b.k});
-        std::int64_t* out = conn.data<std::int64_t>();
+        std::int64_t* out = b.nodes.as<std::int64_t>();
         for (std::size_t i = 0; i < m * b.k; ++i) {
-          const std::int64_t p = s->nodes.find(b.nodes[i]);
+          const std::int64_t p = s->nodes.find(out[i]);
           if (p < 0)
             fail(b.where, "element " + std::to_string(b.labels[i / b.k]) + " (*ELEMENT, TYPE=" + b.type + " block) references node " +
-                              std::to_string(b.nodes[i]) + ", which is not defined" + (s->name.empty() ? "" : " in " + s->name));
+                              std::to_string(out[i]) + ", which is not defined" + (s->name.empty() ? "" : " in " + s->name));
           out[i] = s->point_base + p;
         }
         if (const int* perm = node_permutation(b.type)) {
@@ -694,8 +694,7 @@ class Reader {
             for (std::size_t j = 0; j < b.k; ++j) out[i * b.k + j] = row[static_cast<std::size_t>(perm[j])];
           }
         }
-        std::vector<std::int64_t>().swap(b.nodes);
-        mesh_.cells.push_back(CellBlock::rectangular(b.type, std::move(conn)));
+        mesh_.cells.push_back(CellBlock::rectangular(b.type, b.nodes.take(DType::int64, {m, b.k})));
       }
     }
     bases_ = block_bases(mesh_.cells);
