@@ -1,0 +1,37 @@
+// Core GrowableBuffer: appended bytes survive every growth (heap, the move into a mapping,
+// mremap), copies are independent, take() hands the bytes over once with the shape checked.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "core/growable_buffer.hpp"
+
+using meshioplusplus::DType;
+using meshioplusplus::GrowableBuffer;
+
+TEST(GrowableBuffer, ValuesSurviveEveryGrowthAndTakeHandsThemOver) {
+  GrowableBuffer b;
+  constexpr std::int64_t n = 300000;  // 2.4 MB: past kMapFrom
+  bool was_heap = false;
+  for (std::int64_t i = 0; i < n; ++i) {
+    b.push(i * 3 - 7);
+    if (i == 1000) was_heap = !b.mapped();
+  }
+  EXPECT_TRUE(was_heap);
+#ifdef __linux__
+  EXPECT_TRUE(b.mapped());
+#endif
+  ASSERT_EQ(b.size(), static_cast<std::size_t>(n) * 8);
+  GrowableBuffer copy = b;  // its own storage
+  b.as<std::int64_t>()[5] = 42;
+  EXPECT_EQ(copy.as<std::int64_t>()[5], 8);
+  EXPECT_THROW(b.take(DType::int64, {static_cast<std::size_t>(n), 2}), std::logic_error);
+  const auto a = copy.take(DType::int64, {static_cast<std::size_t>(n) / 4, 4});
+  EXPECT_EQ(copy.size(), 0u);
+  const std::int64_t* v = a.data<std::int64_t>();
+  for (std::int64_t i = 0; i < n; i += 9973) ASSERT_EQ(v[i], i * 3 - 7) << i;
+  EXPECT_EQ(v[n - 1], (n - 1) * 3 - 7);
+  const auto small = GrowableBuffer().take(DType::int64, {0, 3});  // nothing appended
+  EXPECT_EQ(small.size(), 0u);
+}
