@@ -2,9 +2,9 @@
 //
 // Many text formats write one record per line (Gmsh elements, Medit vertices and elements)
 // without promising it. parallel_rows() cuts the text at line starts into a few pieces of
-// whole rows (one pass counting line breaks), parses each piece on its own thread, then checks the cut:
-// each piece must have ended exactly where the next one began (white space between them
-// allowed). If the cut was wrong, or a piece threw ReadError, it returns nullptr and the
+// whole rows (one pass counting line breaks), parses each piece on its own thread, then
+// checks the cut: each piece must have ended exactly where the next one began (white space
+// between them allowed). If the cut was wrong, or a piece threw ReadError, it returns nullptr and the
 // caller parses the rows sequentially, which also gives the first error in file order.
 // Pieces write disjoint rows, so the output never depends on the thread count.
 #pragma once
