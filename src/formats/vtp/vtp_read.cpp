@@ -179,9 +179,9 @@ class Reader {
 
     // Output cells in VTK's order; src[i] is the file's cell (data row) of output cell i.
     // Exact sizes first, so the flat arrays are written once, in place (each piece's arrays
-    // freed once copied). With one piece whose
-    // every cell gives exactly one output cell (no vert or line of several points, no
-    // strip), output cell i is file cell i: the cell data is used as it is, not gathered.
+    // freed once copied). With one piece whose every cell gives exactly one output cell (no
+    // vert or line of several points, no strip), output cell i is file cell i: the cell
+    // data is used as it is, not gathered.
     std::size_t nout = 0, nconn = 0;
     bool one_to_one = pieces.size() == 1;
     for (const Piece& p : pieces)
