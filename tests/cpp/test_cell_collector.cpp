@@ -18,6 +18,20 @@ void add(CellCollector& c, std::string_view type, std::vector<std::int64_t> labe
   std::int64_t* row = c.add(type, labels.size(), offset);
   for (std::size_t i = 0; i < labels.size(); ++i) row[i] = labels[i];
 }
+// "type label @offset" of the label blocks() finds undefined first (it throws there), or "".
+std::string first_missing(CellCollector& c, const std::vector<std::int64_t>& node_labels) {
+  LabelMap nodes;
+  nodes.build(node_labels);
+  std::string seen;
+  try {
+    c.blocks(nodes, [&](std::string_view type, std::int64_t label, std::size_t offset) {
+      seen = std::string(type) + " " + std::to_string(label) + " @" + std::to_string(offset);
+      throw std::runtime_error(seen);
+    });
+  } catch (const std::runtime_error&) {
+  }
+  return seen;
+}
 std::vector<std::int64_t> values(const meshioplusplus::NDArray& a) {
   const std::int64_t* p = a.data<std::int64_t>();
   return {p, p + a.size()};
@@ -56,16 +70,7 @@ TEST(CellCollector, MissingLabelNamesTypeLabelAndRowOffset) {
   CellCollector c;
   add(c, "line", {1, 2}, 0);
   add(c, "line", {2, 99}, 42);
-  LabelMap nodes;
-  nodes.build(std::vector<std::int64_t>{1, 2});
-  std::string seen;
-  EXPECT_THROW(c.blocks(nodes,
-                        [&](std::string_view type, std::int64_t label, std::size_t offset) {
-                          seen = std::string(type) + " " + std::to_string(label) + " @" + std::to_string(offset);
-                          throw std::runtime_error(seen);
-                        }),
-               std::runtime_error);
-  EXPECT_EQ(seen, "line 99 @42");
+  EXPECT_EQ(first_missing(c, {1, 2}), "line 99 @42");
 }
 
 TEST(CellCollector, EmptyGivesNoBlocks) {
@@ -127,16 +132,7 @@ TEST(CellCollector, RunsOfEveryLengthResolveInOrderAndAreTakenOnce) {
 TEST(CellCollector, MissingLabelInALargeRunNamesItsRow) {
   CellCollector c;
   for (std::size_t i = 0; i < 50000; ++i) add(c, "line", {1, i == 43210 ? 7 : 2}, 100 + i);
-  LabelMap nodes;
-  nodes.build(std::vector<std::int64_t>{1, 2});
-  std::string seen;
-  EXPECT_THROW(c.blocks(nodes,
-                        [&](std::string_view type, std::int64_t label, std::size_t offset) {
-                          seen = std::string(type) + " " + std::to_string(label) + " @" + std::to_string(offset);
-                          throw std::runtime_error(seen);
-                        }),
-               std::runtime_error);
-  EXPECT_EQ(seen, "line 7 @43310");
+  EXPECT_EQ(first_missing(c, {1, 2}), "line 7 @43310");
 }
 
 // With a buffer allocator installed, every block comes from it, large runs included.
