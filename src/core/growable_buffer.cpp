@@ -73,7 +73,9 @@ GrowableBuffer& GrowableBuffer::operator=(const GrowableBuffer& other) {
 void GrowableBuffer::grow(std::size_t bytes) {
   std::size_t need = 0;
   if (__builtin_add_overflow(size_, bytes, &need)) throw std::bad_alloc();
-  const std::size_t want = std::max({need, capacity_ > SIZE_MAX / 2 ? need : capacity_ * 2, std::size_t{4096}});
+  // Doubling from 64 bytes: a deck whose element types alternate row by row makes a run (two
+  // buffers) per row, which must stay about as small as its rows.
+  const std::size_t want = std::max({need, capacity_ > SIZE_MAX / 2 ? need : capacity_ * 2, std::size_t{64}});
   if (kCanMap && (mapped_ || (want >= kMapFrom && !current_buffer_allocator()))) {
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
     const std::size_t len = round_to_pages(want);
