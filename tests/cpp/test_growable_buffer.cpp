@@ -27,7 +27,11 @@ TEST(GrowableBuffer, ValuesSurviveEveryGrowthAndTakeHandsThemOver) {
   b.as<std::int64_t>()[5] = 42;
   EXPECT_EQ(copy.as<std::int64_t>()[5], 8);
   EXPECT_THROW(b.take(DType::int64, {static_cast<std::size_t>(n), 2}), std::logic_error);
+  const char* bytes = copy.data();
   const auto a = copy.take(DType::int64, {static_cast<std::size_t>(n) / 4, 4});
+#ifdef __linux__
+  EXPECT_EQ(a.raw(), static_cast<const void*>(bytes));  // handed over, not copied
+#endif
   EXPECT_EQ(copy.size(), 0u);
   const std::int64_t* v = a.data<std::int64_t>();
   for (std::int64_t i = 0; i < n; i += 9973) ASSERT_EQ(v[i], i * 3 - 7) << i;
