@@ -323,3 +323,35 @@ TEST(AtomicFile, TempPathIsWhatCommitRenames) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
   std::filesystem::remove_all(dir);
 }
+
+TEST(FileBytes, CopyOutReadsTheBytesTheMappingHoldsAndAShrunkFileIsAReadError) {
+  using testsupport::spit;
+  using testsupport::tmp_path;
+  const std::string path = tmp_path("copy_out.bin");
+  std::string bytes(300000, '\0');  // over kReadSmallFilesBelow: mapped
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
+  spit(path, bytes);
+  for (bool populate : {false, true}) {
+    mpp::io::FileBytes file(path, "test", populate);
+    std::string out(1000, '\0');
+    file.copy_out(123456, out.size(), out.data());
+    EXPECT_EQ(out, bytes.substr(123456, out.size()));
+    EXPECT_EQ(std::string(file.data() + 123456, out.size()), out);
+    file.populate();  // harmless when mapped already
+    std::filesystem::resize_file(path, 200000);
+    try {
+      file.copy_out(250000, 10, out.data());
+      FAIL() << "no error";
+    } catch (const mpp::ReadError& e) {
+      EXPECT_NE(std::string(e.what()).find("shrank"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("copy_out.bin"), std::string::npos) << e.what();
+    }
+    spit(path, bytes);
+  }
+  // A small file is read, not mapped: copy_out copies from the buffer.
+  spit(path, bytes.substr(0, 1000));
+  mpp::io::FileBytes small(path, "test", false);
+  std::string out(10, '\0');
+  small.copy_out(990, 10, out.data());
+  EXPECT_EQ(out, bytes.substr(990, 10));
+}

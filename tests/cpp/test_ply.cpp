@@ -2,6 +2,7 @@
 // point and cell data), every scalar type name in both byte orders, list count and index
 // types, other elements and list properties skipped with a warning, comments kept, malformed
 // headers and lying counts, and every truncated prefix / byte flip of the fixtures.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -319,4 +320,49 @@ TEST(PlyThreads, BinaryFacesAreTheSameOnAnyThreadCountAndTheFirstBadIndexIsRepor
       EXPECT_NE(std::string(e.what()).find("face 100: vertex index 199 is out of range"), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(PlyThreads, FacesOfOneSizeReadInChunksOnAnyThreadCountNameTheFirstBadIndex) {
+  // 300k triangles only: the path that reads the records with copy_out, a range per thread.
+  mpp::Mesh m;
+  m.points = grid_points();
+  std::vector<std::int64_t> c(300000 * 3);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * 11 + i / 5) % 27);
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(c, {300000, 3})));
+  const std::string path = tmp_path("uniform.ply");
+  mpp::write(path, m, "ply", {{"binary", "true"}});
+  std::string bytes = slurp(path);
+  const std::size_t data = bytes.find("end_header\n") + 11 + 27 * 3 * 8;
+  for (const char* t : {"1", "2", "3"}) EXPECT_EQ(compare_meshes(m, mpp::read(path, "ply", {{"threads", t}}), false), "") << t;
+  {  // the same file big-endian: every value's bytes reversed
+    std::string big = bytes;
+    const std::size_t at = big.find("binary_little_endian");
+    big.replace(at, 20, "binary_big_endian");
+    const std::size_t shift = 3, points = data - 27 * 3 * 8 - shift;
+    for (std::size_t v = 0; v < 27 * 3; ++v) std::reverse(&big[points + v * 8], &big[points + v * 8 + 8]);
+    for (std::size_t f = 0; f < 300000; ++f)
+      for (std::size_t j = 0; j < 3; ++j) std::reverse(&big[data - shift + f * 13 + 1 + j * 4], &big[data - shift + f * 13 + 5 + j * 4]);
+    spit(path, big);
+    for (const char* t : {"1", "2", "3"}) EXPECT_EQ(compare_meshes(m, mpp::read(path, "ply", {{"threads", t}}), false), "") << t;
+  }
+  // bad indices in the last and the second range: every thread count names face 140000
+  for (std::size_t face : {290000u, 140000u}) {
+    const std::int32_t bad = static_cast<std::int32_t>(face);
+    std::memcpy(&bytes[data + face * 13 + 1 + 8], &bad, 4);
+  }
+  spit(path, bytes);
+  for (const char* t : {"1", "2", "3"}) {
+    try {
+      mpp::read(path, "ply", {{"threads", t}});
+      FAIL() << "no error";
+    } catch (const mpp::ReadError& e) {
+      EXPECT_NE(std::string(e.what()).find("face 140000: vertex index 140000 is out of range"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("byte " + std::to_string(data + 140000 * 13 + 1 + 8)), std::string::npos) << e.what();
+    }
+  }
+  // one quad among the triangles, late in the file: read by the general walk, same mesh
+  mpp::Mesh mixed = m;
+  mixed.cells.push_back(rect("quad", 4, 3));
+  mpp::write(path, mixed, "ply", {{"binary", "true"}});
+  EXPECT_EQ(compare_meshes(mixed, mpp::read(path, "ply", {{"threads", "2"}}), false), "");
 }

@@ -53,7 +53,7 @@ std::string parent_of(const std::string& path) {
 
 }  // namespace
 
-FileBytes::FileBytes(const std::string& path, std::string_view format) {
+FileBytes::FileBytes(const std::string& path, std::string_view format, bool populate) : format_(format), path_(path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw read_error(format, path, "cannot open: " + reason());
   struct stat st {};
@@ -65,10 +65,12 @@ FileBytes::FileBytes(const std::string& path, std::string_view format) {
   if (size_ > kReadSmallFilesBelow && S_ISREG(st.st_mode)) {
     // MAP_POPULATE maps every page up front in one kernel call instead of one fault per
     // 4 KiB page while parsing; the whole file is read anyway.
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
     if (p != MAP_FAILED) {
       data_ = static_cast<const char*>(p);
       mapped_ = true;
+      fd_ = fd;
+      return;
     }
   }
   if (!mapped_) {  // small files, pipes, /proc files, failed maps: one read loop
@@ -95,6 +97,32 @@ FileBytes::FileBytes(const std::string& path, std::string_view format) {
 
 FileBytes::~FileBytes() {
   if (mapped_) ::munmap(const_cast<char*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void FileBytes::copy_out(std::size_t offset, std::size_t n, void* dst) const {
+  if (!mapped_) {
+    std::memcpy(dst, data_ + offset, n);
+    return;
+  }
+  auto* out = static_cast<char*>(dst);
+  while (n > 0) {
+    const ssize_t got = ::pread(fd_, out, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw read_error(format_, path_, "read failed at byte " + std::to_string(offset) + ": " + reason());
+    if (got == 0) throw read_error(format_, path_, "the file shrank while it was read (byte " + std::to_string(offset) + " is gone)");
+    out += got;
+    offset += static_cast<std::size_t>(got);
+    n -= static_cast<std::size_t>(got);
+  }
+}
+
+void FileBytes::populate() const {
+  if (!mapped_) return;
+#ifdef MADV_POPULATE_READ
+  if (::madvise(const_cast<char*>(data_), size_, MADV_POPULATE_READ) == 0) return;
+#endif
+  ::madvise(const_cast<char*>(data_), size_, MADV_WILLNEED);  // advice only; older kernels
 }
 
 AtomicFile::AtomicFile(const std::string& path, std::string_view format) : path_(path), format_(format) {

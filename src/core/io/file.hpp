@@ -22,8 +22,11 @@ inline constexpr std::size_t kReadSmallFilesBelow = 64 * 1024;
 
 class FileBytes {
  public:
-  // Throws ReadError "<format>: <path>: cannot open: <reason>".
-  FileBytes(const std::string& path, std::string_view format);
+  // Throws ReadError "<format>: <path>: cannot open: <reason>". With `populate` false the
+  // mapping is made without its pages: a reader that takes its large sections with
+  // copy_out() touches only the pages it parses (its header), and calls populate() if it
+  // turns out to parse the whole file after all.
+  FileBytes(const std::string& path, std::string_view format, bool populate = true);
   ~FileBytes();
   FileBytes(const FileBytes&) = delete;
   FileBytes& operator=(const FileBytes&) = delete;
@@ -32,10 +35,20 @@ class FileBytes {
   const char* data() const { return data_; }
   std::size_t size() const { return size_; }
 
+  // Copies bytes [offset, offset + n) of the file into `dst` (bounds checked by the caller)
+  // with pread: the kernel copies from the page cache, where reading a fresh mapping pays a
+  // fault, or in a virtual machine a costlier first touch, per page (docs/benchmarks.md).
+  // Safe to call from several threads at once. Throws ReadError if the file has shrunk.
+  void copy_out(std::size_t offset, std::size_t n, void* dst) const;
+  // Maps every page of the file now (one call) where the constructor did not.
+  void populate() const;
+
  private:
   const char* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;
+  int fd_ = -1;  // open while mapped, for copy_out
+  std::string format_, path_;
   std::vector<char> fallback_;
 };
 

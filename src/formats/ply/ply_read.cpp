@@ -21,8 +21,10 @@
 // is allocated from it, every index against the vertex count.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "core/io/byteorder.hpp"
@@ -205,11 +207,12 @@ ParseFn parse_fn(DType t) {
 
 class Reader {
  public:
-  Reader(const std::string& path, unsigned threads) : file_(path, "ply"), cur_(file_.text(), "ply", path), threads_(threads) {}
+  Reader(const std::string& path, unsigned threads) : file_(path, "ply", /*populate=*/false), cur_(file_.text(), "ply", path), threads_(threads) {}
 
   Mesh read() {
     Header h = parse_header(cur_);
     binary_ = h.encoding != Encoding::ascii;
+    if (!binary_) file_.populate();  // text is parsed in place, every byte
     little_ = h.encoding == Encoding::binary_little;
     cur_.set_little_endian(little_);
     for (const Element& e : h.elements)
@@ -332,6 +335,7 @@ class Reader {
     char* pts = static_cast<char*>(mesh_.points.raw());
     const std::size_t pw = dtype_size(pdt);
     if (has_list) {  // records of varying width: walk them one by one
+      file_.populate();
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < e.props.size(); ++k) {
           const Property& p = e.props[k];
@@ -365,13 +369,21 @@ class Reader {
       bool plain = true;
       for (std::size_t c = 0; c < dim; ++c) plain = plain && role[c] == static_cast<int>(c) && e.props[c].type == pdt;
       if (plain) {
-        visit_dtype(pdt, [&](auto tag) {
-          using T = decltype(tag);
-          cur_.read_array(static_cast<T*>(mesh_.points.raw()), n * dim, "vertices");
+        // Read straight into the points (FileBytes::copy_out) on `threads_` threads, each
+        // also taking the page faults of its share of the fresh array.
+        cur_.need(n * dim, pw, "vertices");
+        const std::size_t at = cur_.offset();
+        cur_.take(n * dim * pw, "vertices");
+        const bool swap = little_ != io::host_is_little_endian();
+        char* out = static_cast<char*>(mesh_.points.raw());
+        parallel_ranges(n * dim, threads_, [&](std::size_t a, std::size_t b) {
+          file_.copy_out(at + a * pw, (b - a) * pw, out + a * pw);
+          if (swap) io::byteswap_inplace(out + a * pw, b - a, pw);
         });
         return;
       }
     }
+    file_.populate();  // the records are read in place
     const char* records = cur_.take(n * stride, "vertices");
     // Columns grouped by width; coordinates needing conversion to float64 come after.
     std::array<std::vector<Column>, 4> by_width;  // widths 1, 2, 4, 8
@@ -514,12 +526,113 @@ class Reader {
     return data;
   }
 
+  // Decodes `rows` face records (a `cw`-byte count, then k indices of type T) at `src` into
+  // `out`, k a compile-time constant for triangles and quads (K > 0). Every index is stored;
+  // returns the row of the first index outside the vertices, or `rows` if there is none
+  // (found by a second walk only when the branch-free first pass saw one).
+  template <class T, std::uint64_t K, bool Swap>
+  static std::uint64_t decode_rows(const char* src, std::uint64_t rows, std::uint64_t k, std::size_t cw, std::uint64_t np, std::int64_t* out) {
+    if constexpr (K > 0) k = K;
+    const std::size_t row = cw + k * sizeof(T);
+    bool bad = false;
+    for (std::uint64_t f = 0; f < rows; ++f, out += k)
+      for (std::uint64_t j = 0; j < k; ++j) {
+        const auto v = static_cast<std::int64_t>(io::load_swapped<T, Swap>(src + f * row + cw + j * sizeof(T)));
+        bad |= static_cast<std::uint64_t>(v) >= np;
+        out[j] = v;
+      }
+    if (!bad) return rows;
+    for (std::uint64_t f = 0; f < rows; ++f)
+      for (std::uint64_t j = 0; j < k; ++j)
+        if (static_cast<std::uint64_t>(io::load_swapped<T, Swap>(src + f * row + cw + j * sizeof(T))) >= np) return f;
+    return rows;
+  }
+
+  // decode_rows with its compile-time arguments chosen from k and the byte order.
+  template <class T>
+  std::uint64_t decode_rows_any(const char* src, std::uint64_t rows, std::uint64_t k, std::size_t cw, std::int64_t* out) const {
+    auto by_size = [&](auto swap) {
+      constexpr bool kSwap = decltype(swap)::value;
+      switch (k) {
+        case 3: return decode_rows<T, 3, kSwap>(src, rows, k, cw, npoints_, out);
+        case 4: return decode_rows<T, 4, kSwap>(src, rows, k, cw, npoints_, out);
+        default: return decode_rows<T, 0, kSwap>(src, rows, k, cw, npoints_, out);
+      }
+    };
+    return little_ == io::host_is_little_endian() ? by_size(std::false_type{}) : by_size(std::true_type{});
+  }
+
+  // The usual face element (only the vertex list, with a uchar count) when every face has
+  // the first face's count: each thread reads its share of the records with
+  // FileBytes::copy_out into a buffer of its own, a chunk at a time, checks every count and
+  // decodes the indices into the one block. Returns false, having changed nothing, at a
+  // count that differs (the general walk then reads the element); throws at the first bad
+  // index in file order.
+  bool read_uniform_faces_binary(const Element& e, const Property& lp, const std::vector<int>& kind) {
+    const std::uint64_t m = e.count;
+    if (m == 0 || cur_.left() == 0) return false;
+    const auto k = static_cast<std::uint64_t>(static_cast<unsigned char>(*cur_.ptr()));
+    const std::size_t iw = dtype_size(lp.type);
+    const std::size_t stride = 1 + k * iw;
+    if (k == 0 || m > cur_.left() / stride) return false;
+    const std::size_t base = cur_.offset();
+    std::vector<std::int64_t*> conn;
+    std::vector<Run> runs{{0, m, k}};
+    allocate_blocks(e, runs, kind, conn);
+    constexpr std::uint64_t kChunk = 1 << 15;
+    struct Outcome {
+      std::uint64_t other_count = UINT64_MAX, bad_face = UINT64_MAX;
+    };
+    const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(threads_, m / kChunk + 1));
+    std::vector<Outcome> outcome(ranges);
+    parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t r) {
+      const std::uint64_t f0 = m * r / ranges, f1 = m * (r + 1) / ranges;
+      std::vector<char> buffer(std::min(kChunk, f1 - f0) * stride);
+      for (std::uint64_t c0 = f0; c0 < f1; c0 += kChunk) {
+        const std::uint64_t rows = std::min(kChunk, f1 - c0);
+        file_.copy_out(base + c0 * stride, rows * stride, buffer.data());
+        for (std::uint64_t f = 0; f < rows; ++f)
+          if (static_cast<unsigned char>(buffer[f * stride]) != k) {
+            outcome[r].other_count = c0 + f;
+            return;
+          }
+        const std::uint64_t bad = visit_dtype(lp.type, [&](auto tag) {
+          return decode_rows_any<decltype(tag)>(buffer.data(), rows, k, 1, conn[0] + c0 * k);
+        });
+        if (bad < rows) {
+          outcome[r].bad_face = c0 + bad;
+          return;
+        }
+      }
+    });
+    for (const Outcome& o : outcome)
+      if (o.other_count != UINT64_MAX) {
+        mesh_.cells.pop_back();
+        return false;
+      }
+    for (const Outcome& o : outcome) {  // ranges are in file order
+      if (o.bad_face == UINT64_MAX) continue;
+      const char* rec = cur_.ptr() + o.bad_face * stride;
+      for (std::uint64_t j = 0; j < k; ++j) {
+        const char* at = rec + 1 + j * iw;
+        char bytes[8];
+        file_.copy_out(static_cast<std::size_t>(at - cur_.begin()), iw, bytes);
+        const auto v = visit_dtype(lp.type, [&](auto tag) { return static_cast<std::int64_t>(io::load<decltype(tag)>(bytes, little_)); });
+        if (v < 0 || static_cast<std::uint64_t>(v) >= npoints_) bad_index(o.bad_face, v, at);
+      }
+    }
+    cur_.seek(base + m * stride);
+    return true;
+  }
+
   void read_faces_binary(const Element& e, std::size_t list, const std::vector<int>& kind) {
     const Property& lp = e.props[list];
     const std::size_t cw = dtype_size(lp.count_type);
     const char* start = cur_.ptr();
     const char* end = cur_.end();
     const bool only_list = e.props.size() == 1;
+    if (only_list && lp.count_type == DType::uint8 && read_uniform_faces_binary(e, lp, kind)) return;
+    file_.populate();  // the walks below read every record through the mapping
     // Pass 1: the vertex count of every face (runs), every count checked against the end.
     std::vector<Run> runs;
     if (only_list && lp.count_type == DType::uint8) {
@@ -594,19 +707,16 @@ class Reader {
         parallel_for(chunks.size(), threads_, [&](std::size_t c) {
           Chunk& ch = chunks[c];
           const std::uint64_t k = runs[ch.run].k;
-          const char* q = ch.at;
-          std::int64_t* out = conn[ch.run] + ch.f0 * k;
-          for (std::uint64_t f = 0; f < ch.n; ++f) {
-            q += cw;
-            for (std::uint64_t j = 0; j < k; ++j, q += sizeof(T)) {
-              const auto v = static_cast<std::int64_t>(io::load<T>(q, little));
-              if (v < 0 || v >= np) {
-                ch.bad_face = runs[ch.run].first + ch.f0 + f;
-                ch.bad_value = v;
-                ch.bad_at = q;
-                return;
-              }
-              *out++ = v;
+          const std::uint64_t bad = decode_rows_any<T>(ch.at, ch.n, k, cw, conn[ch.run] + ch.f0 * k);
+          if (bad == ch.n) return;
+          const char* rec = ch.at + bad * (cw + k * sizeof(T));
+          for (std::uint64_t j = 0; j < k; ++j) {
+            const auto v = static_cast<std::int64_t>(io::load<T>(rec + cw + j * sizeof(T), little));
+            if (v < 0 || v >= np) {
+              ch.bad_face = runs[ch.run].first + ch.f0 + bad;
+              ch.bad_value = v;
+              ch.bad_at = rec + cw + j * sizeof(T);
+              return;
             }
           }
         });
