@@ -14,6 +14,8 @@
 //     dies, so uninstalling never orphans a live buffer.
 //   * A copy allocates through the allocator current at copy time (pinned-ness does not
 //     propagate through copies); views own nothing and are unaffected.
+//   * Without one, buffers of 1 MiB and more come from the default heap's cache of freed
+//     buffers when one fits (set_buffer_cache_limit below).
 #pragma once
 
 #include <algorithm>
@@ -85,6 +87,13 @@ void set_buffer_allocator(std::shared_ptr<const BufferAllocator> allocator);
 // The allocator current now (nullptr = default heap).
 std::shared_ptr<const BufferAllocator> current_buffer_allocator();
 
+// The default heap keeps freed buffers of 1 MiB and more, up to a byte limit, for the next
+// allocation they fit (docs/allocator.md): set the limit (0 turns the cache off and gives
+// everything back; returns the previous limit), ask what it holds, or give it all back now.
+std::size_t set_buffer_cache_limit(std::size_t bytes);
+std::size_t cached_buffer_bytes();
+void release_cached_buffers();
+
 // `a * b` for sizes, throwing std::length_error (naming `what`) on overflow.
 std::size_t checked_mul(std::size_t a, std::size_t b, const char* what);
 
@@ -105,7 +114,8 @@ class Buffer {
  private:
   void* data_ = nullptr;
   std::size_t nbytes_ = 0;
-  bool huge_ = false;  // default heap, 2 MiB-aligned (see ndarray.cpp)
+  std::size_t capacity_ = 0;  // default heap: the bytes behind data_ (>= nbytes_ when reused)
+  bool cached_ = false;       // default heap, 1 MiB or more: reused after death (see ndarray.cpp)
   std::shared_ptr<const BufferAllocator> allocator_;
 };
 

@@ -3,7 +3,9 @@
 #include "meshioplusplus/ndarray.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -31,15 +33,142 @@ constexpr std::size_t kDefaultAlignment = 64;  // cache line; enough for any SIM
 // is not rounded up, so the tail stays on small pages and resident memory does not grow.
 constexpr std::size_t kHugeThreshold = std::size_t{4} << 20;
 constexpr std::size_t kHugeAlignment = std::size_t{2} << 20;
+// Buffers from 1 MiB on are kept for reuse when they die (BufferCache below): glibc hands
+// back heap memory of that size to the system as soon as another library's frees let it
+// trim, so it too would come back as fresh pages.
+constexpr std::size_t kCacheFrom = std::size_t{1} << 20;
 
-void* allocate_default(std::size_t nbytes, bool& huge) {
-  huge = nbytes >= kHugeThreshold;
-  if (!huge) return ::operator new(nbytes, std::align_val_t{kDefaultAlignment});
+// Freed buffers of kCacheFrom bytes or more are kept for the next allocation that fits
+// (default heap only; see docs/allocator.md). A fresh large buffer is fresh pages: the kernel zeroes every one and,
+// in a virtual machine, the first touch of each costs more again, which is most of the
+// time of a binary read. A process that reads mesh after mesh (a time series, a batch
+// conversion) gets its buffers back warm instead, as glibc gives back its heap's small
+// ones. Bounded by a byte limit (default RAM/64, at most 512 MiB; the MESHIOPP_BUFFER_CACHE_MB
+// environment variable or set_buffer_cache_limit() sets it, 0 turns the cache off) and
+// kMaxEntries buffers, the oldest given back to the system first; a buffer is reused only
+// for a request at most kReuseSlack smaller. Off under AddressSanitizer, which must see
+// every free to find a use after it.
+class BufferCache {
+ public:
+  static BufferCache& instance() {
+    static BufferCache* cache = new BufferCache();  // never destroyed: buffers die at exit too
+    return *cache;
+  }
+
+  // A cached buffer of at least `nbytes` (its capacity in `capacity`), or nullptr.
+  void* take(std::size_t nbytes, std::size_t& capacity) {
+    std::lock_guard lock(mutex_);
+    std::size_t best = entries_.size();
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const std::size_t c = entries_[i].capacity;
+      if (c >= nbytes && c - nbytes <= nbytes / kReuseSlack + kHugeAlignment && (best == entries_.size() || c < entries_[best].capacity))
+        best = i;
+    }
+    if (best == entries_.size()) return nullptr;
+    void* p = entries_[best].data;
+    capacity = entries_[best].capacity;
+    total_ -= capacity;
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(best));
+    return p;
+  }
+
+  // Keeps `data` for reuse; false if it does not fit under the limit (the caller frees it).
+  bool give(void* data, std::size_t capacity) {
+    std::vector<void*> evicted;
+    {
+      std::lock_guard lock(mutex_);
+      if (capacity > limit_) return false;
+      while (!entries_.empty() && (total_ + capacity > limit_ || entries_.size() >= kMaxEntries)) {
+        evicted.push_back(entries_.front().data);
+        total_ -= entries_.front().capacity;
+        entries_.erase(entries_.begin());
+      }
+      entries_.push_back({data, capacity});
+      total_ += capacity;
+    }
+    for (void* p : evicted) std::free(p);
+    return true;
+  }
+
+  std::size_t set_limit(std::size_t bytes) {
+    std::size_t previous;
+    {
+      std::lock_guard lock(mutex_);
+      previous = limit_;
+      limit_ = bytes;
+    }
+    trim();
+    return previous;
+  }
+
+  std::size_t bytes() {
+    std::lock_guard lock(mutex_);
+    return total_;
+  }
+
+  // Gives back what is over the limit (everything when the limit is 0).
+  void trim() {
+    std::vector<void*> evicted;
+    {
+      std::lock_guard lock(mutex_);
+      while (!entries_.empty() && total_ > limit_) {
+        evicted.push_back(entries_.front().data);
+        total_ -= entries_.front().capacity;
+        entries_.erase(entries_.begin());
+      }
+    }
+    for (void* p : evicted) std::free(p);
+  }
+
+  void release() {
+    const std::size_t limit = set_limit(0);
+    set_limit(limit);
+  }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 32;
+  static constexpr std::size_t kReuseSlack = 4;  // a buffer serves requests down to 4/5 of it
+
+  BufferCache() : limit_(default_limit()) {}
+
+  static std::size_t default_limit() {
+#if defined(__SANITIZE_ADDRESS__)
+    return 0;
+#else
+    if (const char* env = std::getenv("MESHIOPP_BUFFER_CACHE_MB")) {
+      char* end = nullptr;
+      const unsigned long long mb = std::strtoull(env, &end, 10);
+      if (end != env && *end == '\0') return static_cast<std::size_t>(std::min<unsigned long long>(mb, 1ull << 40)) << 20;
+    }
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    const std::size_t ram = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+    return std::min<std::size_t>(ram / 64, std::size_t{512} << 20);
+#endif
+  }
+
+  struct Entry {
+    void* data;
+    std::size_t capacity;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> entries_;  // oldest first
+  std::size_t total_ = 0;
+  std::size_t limit_;
+};
+
+// `cached`: the buffer is kCacheFrom bytes or more, from posix_memalign, and goes back to the
+// cache (or std::free) when it dies.
+void* allocate_default(std::size_t nbytes, bool& cached, std::size_t& capacity) {
+  cached = nbytes >= kCacheFrom;
+  capacity = nbytes;
+  if (!cached) return ::operator new(nbytes, std::align_val_t{kDefaultAlignment});
+  if (void* p = BufferCache::instance().take(nbytes, capacity)) return p;
   // posix_memalign, not aligned_alloc: aligned_alloc wants the size to be a multiple of the
   // alignment (C11 7.22.3.1; ASan aborts on it, `make test-sanitize`), and we do not round up.
+  const bool huge = nbytes >= kHugeThreshold;
   void* p = nullptr;
-  if (::posix_memalign(&p, kHugeAlignment, nbytes) != 0) throw std::bad_alloc();
-  ::madvise(p, nbytes / kHugeAlignment * kHugeAlignment, MADV_HUGEPAGE);  // advice only; failure is harmless
+  if (::posix_memalign(&p, huge ? kHugeAlignment : kDefaultAlignment, nbytes) != 0) throw std::bad_alloc();
+  if (huge) ::madvise(p, nbytes / kHugeAlignment * kHugeAlignment, MADV_HUGEPAGE);  // advice only; failure is harmless
   return p;
 }
 
@@ -85,6 +214,10 @@ void set_buffer_allocator(std::shared_ptr<const BufferAllocator> allocator) {
   // `previous` dies here, outside the lock: its deleter may run user code.
 }
 
+std::size_t set_buffer_cache_limit(std::size_t bytes) { return BufferCache::instance().set_limit(bytes); }
+std::size_t cached_buffer_bytes() { return BufferCache::instance().bytes(); }
+void release_cached_buffers() { BufferCache::instance().release(); }
+
 std::shared_ptr<const BufferAllocator> current_buffer_allocator() {
   std::lock_guard lock(g_allocator_mutex);
   return g_allocator;
@@ -105,7 +238,7 @@ Buffer::Buffer(std::size_t nbytes) : nbytes_(nbytes), allocator_(current_buffer_
     data_ = allocator_->alloc(request, allocator_->user);
     if (!data_) throw std::bad_alloc();
   } else {
-    data_ = allocate_default(request, huge_);
+    data_ = allocate_default(request, cached_, capacity_);
   }
 }
 
@@ -113,9 +246,9 @@ Buffer::~Buffer() {
   const std::size_t request = nbytes_ == 0 ? 1 : nbytes_;
   if (allocator_)
     allocator_->free(data_, request, allocator_->user);
-  else if (huge_)
-    std::free(data_);
-  else
+  else if (cached_) {
+    if (!BufferCache::instance().give(data_, capacity_)) std::free(data_);
+  } else
     ::operator delete(data_, std::align_val_t{kDefaultAlignment});
 }
 

@@ -249,3 +249,51 @@ TEST(NDArray, LargeDefaultBuffersAreHugePageAlignedAndFreedCleanly) {
   auto small = mpp::NDArray::zeros(mpp::DType::uint8, {100});
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.raw()) % 64, 0u);
 }
+
+TEST(BufferCache, AFreedLargeBufferServesTheNextRequestThatFitsUnderTheLimit) {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  const std::size_t previous = mpp::set_buffer_cache_limit(64 * MiB);
+  mpp::release_cached_buffers();
+  ASSERT_EQ(mpp::cached_buffer_bytes(), 0u);
+  void* first = nullptr;
+  {
+    auto a = mpp::NDArray::uninit(mpp::DType::uint8, {8 * MiB});
+    first = a.raw();
+    a.data<std::uint8_t>()[8 * MiB - 1] = 1;
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);
+  {
+    auto b = mpp::NDArray::uninit(mpp::DType::uint8, {7 * MiB});  // fits the 8 MiB buffer
+    EXPECT_EQ(b.raw(), first);
+    EXPECT_EQ(b.nbytes(), 7 * MiB);
+    EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);  // back with its whole capacity
+  {
+    auto c = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB});  // would waste 6 MiB of it: a new one
+    EXPECT_NE(c.raw(), first);
+    auto d = mpp::NDArray::uninit(mpp::DType::uint8, {100});  // small buffers are never kept
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 10 * MiB);
+  { auto e = mpp::NDArray::uninit(mpp::DType::uint8, {80 * MiB}); }  // over the limit: freed
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 10 * MiB);
+  EXPECT_EQ(mpp::set_buffer_cache_limit(9 * MiB), 64 * MiB);  // the oldest (8 MiB) goes first
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 2 * MiB);
+  {
+    Counter counter;
+    Installed installed(counting(counter));
+    { auto f = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB}); }  // an installed allocator's buffers
+    EXPECT_EQ(counter.allocs.load(), 1);                              // are its own, never the cache's
+    EXPECT_EQ(counter.frees.load(), 1);
+    EXPECT_EQ(mpp::cached_buffer_bytes(), 2 * MiB);
+  }
+  mpp::release_cached_buffers();
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);
+  { auto g = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB}); }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 2 * MiB);  // the limit survives a release
+  mpp::set_buffer_cache_limit(0);
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);
+  { auto h = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB}); }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);  // off
+  mpp::set_buffer_cache_limit(previous);
+}

@@ -324,3 +324,39 @@ def test_ragged_polygons_cross_the_boundary_as_their_rows_and_are_gathered_in_cp
     assert [list(r) for r in back.cells[0].data] == [[0, 1, 2], [0, 1, 2, 3]]
     shaped = mio.read(path)  # meshio's shape: one rectangular block per node count
     assert [(b.type, b.data.tolist()) for b in shaped.cells] == [("polygon", [[0, 1, 2]]), ("polygon", [[0, 1, 2, 3]])]
+
+
+def test_a_second_read_reuses_the_first_reads_freed_large_buffers_and_the_cache_can_be_emptied(tmp_path):
+    # 300k points: a 7.2 MB points array, kept by the core's cache of freed large buffers.
+    rng = np.random.default_rng(3)
+    points = rng.random((300_000, 3))
+    cells = np.arange(300_000 - 300_000 % 3, dtype=np.int64).reshape(-1, 3)
+    path = tmp_path / "big.vtu"
+    mio.write(path, mio.Mesh(points, [("triangle", cells)]), binary=True, compression=None)
+    previous = mio.set_buffer_cache_limit(256 << 20)
+    try:
+        mio.release_cached_buffers()
+        assert mio.cached_buffer_bytes() == 0
+        first = mio.read(path)
+        address = first.points.__array_interface__["data"][0]
+        np.testing.assert_array_equal(first.points, points)
+        del first
+        gc.collect()
+        assert mio.cached_buffer_bytes() >= points.nbytes
+        second = mio.read(path)
+        assert second.points.__array_interface__["data"][0] == address  # the same memory, warm
+        np.testing.assert_array_equal(second.points, points)  # and every byte rewritten
+        np.testing.assert_array_equal(second.cells[0].data, cells)
+        del second
+        gc.collect()
+        mio.release_cached_buffers()
+        assert mio.cached_buffer_bytes() == 0
+        assert mio.set_buffer_cache_limit(0) == 256 << 20
+        third = mio.read(path)
+        del third
+        gc.collect()
+        assert mio.cached_buffer_bytes() == 0  # off
+        with pytest.raises(ValueError, match="nbytes must be >= 0"):
+            mio.set_buffer_cache_limit(-1)
+    finally:
+        mio.set_buffer_cache_limit(previous)

@@ -113,6 +113,11 @@ void register_allocator_shim(py::module_& m) {
   using CurrentAllocatorFn = std::shared_ptr<const BufferAllocator> (*)();
   static CurrentAllocatorFn current = &current_buffer_allocator;
   m.attr("_allocator_api") = py::capsule(static_cast<void*>(&current), kAllocatorApiName);
+  m.def("set_buffer_cache_limit", &set_buffer_cache_limit, py::arg("nbytes"),
+        "Set how many bytes of freed large buffers the default heap keeps for reuse (0: none); returns the previous limit.");
+  m.def("cached_buffer_bytes", &cached_buffer_bytes, "Bytes of freed large buffers the default heap keeps now.");
+  m.def("release_cached_buffers", &release_cached_buffers, py::call_guard<py::gil_scoped_release>(),
+        "Give every freed large buffer the default heap keeps back to the system now.");
   m.def(
       "allocator_installed", [] { return current_buffer_allocator() != nullptr; },
       "Whether a buffer allocator other than the default heap is installed now.");

@@ -51,13 +51,4 @@ template <class T> T load(const void* p, bool little_endian) {
   return v;
 }
 
-// load() with the byte order fixed at compile time: for inner loops, where the swap (or
-// its absence) should cost no branch.
-template <class T, bool Swap> T load_swapped(const void* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (Swap) byteswap_inplace(&v, 1, sizeof v);
-  return v;
-}
-
 }  // namespace meshioplusplus::io

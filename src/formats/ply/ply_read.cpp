@@ -29,7 +29,9 @@
 
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/io/section_reader.hpp"
 #include "core/parallel.hpp"
 #include "formats/ply/ply_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -537,14 +539,14 @@ class Reader {
     bool bad = false;
     for (std::uint64_t f = 0; f < rows; ++f, out += k)
       for (std::uint64_t j = 0; j < k; ++j) {
-        const auto v = static_cast<std::int64_t>(io::load_swapped<T, Swap>(src + f * row + cw + j * sizeof(T)));
+        const auto v = static_cast<std::int64_t>(io::load_as<T, Swap>(src + f * row + cw + j * sizeof(T)));
         bad |= static_cast<std::uint64_t>(v) >= np;
         out[j] = v;
       }
     if (!bad) return rows;
     for (std::uint64_t f = 0; f < rows; ++f)
       for (std::uint64_t j = 0; j < k; ++j)
-        if (static_cast<std::uint64_t>(io::load_swapped<T, Swap>(src + f * row + cw + j * sizeof(T))) >= np) return f;
+        if (static_cast<std::uint64_t>(io::load_as<T, Swap>(src + f * row + cw + j * sizeof(T))) >= np) return f;
     return rows;
   }
 
@@ -579,31 +581,20 @@ class Reader {
     std::vector<std::int64_t*> conn;
     std::vector<Run> runs{{0, m, k}};
     allocate_blocks(e, runs, kind, conn);
-    constexpr std::uint64_t kChunk = 1 << 15;
     struct Outcome {
       std::uint64_t other_count = UINT64_MAX, bad_face = UINT64_MAX;
     };
-    const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(threads_, m / kChunk + 1));
-    std::vector<Outcome> outcome(ranges);
-    parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t r) {
-      const std::uint64_t f0 = m * r / ranges, f1 = m * (r + 1) / ranges;
-      std::vector<char> buffer(std::min(kChunk, f1 - f0) * stride);
-      for (std::uint64_t c0 = f0; c0 < f1; c0 += kChunk) {
-        const std::uint64_t rows = std::min(kChunk, f1 - c0);
-        file_.copy_out(base + c0 * stride, rows * stride, buffer.data());
-        for (std::uint64_t f = 0; f < rows; ++f)
-          if (static_cast<unsigned char>(buffer[f * stride]) != k) {
-            outcome[r].other_count = c0 + f;
-            return;
-          }
-        const std::uint64_t bad = visit_dtype(lp.type, [&](auto tag) {
-          return decode_rows_any<decltype(tag)>(buffer.data(), rows, k, 1, conn[0] + c0 * k);
-        });
-        if (bad < rows) {
-          outcome[r].bad_face = c0 + bad;
-          return;
+    std::vector<Outcome> outcome(io::chunk_ranges(m, threads_));
+    io::read_chunks(file_, base, m, stride, threads_, [&](std::size_t r, std::size_t c0, std::size_t rows, const char* bytes) {
+      for (std::size_t f = 0; f < rows; ++f)
+        if (static_cast<unsigned char>(bytes[f * stride]) != k) {
+          outcome[r].other_count = c0 + f;
+          return false;
         }
-      }
+      const std::uint64_t bad = visit_dtype(lp.type, [&](auto tag) { return decode_rows_any<decltype(tag)>(bytes, rows, k, 1, conn[0] + c0 * k); });
+      if (bad == rows) return true;
+      outcome[r].bad_face = c0 + bad;
+      return false;
     });
     for (const Outcome& o : outcome)
       if (o.other_count != UINT64_MAX) {

@@ -16,7 +16,8 @@
 // ugrid:ref holds the surface IDs of triangles and quads and zeros for volume elements
 // (int32, int64 for the 64-bit-integer variants). Each surface ID is also a cell region
 // "ugrid_ref_2_<id>" (add_ref_regions). Binary sections are decoded straight into those
-// arrays in one pass (decode_values / decode_indices), on several threads for large ones.
+// arrays in one pass (decode_indices), read with pread a chunk at a time on several threads
+// (core/io/section_reader.hpp), the coordinates straight into the points.
 //
 // Safe for untrusted input: the counts are checked against the bytes (or text) left before
 // anything is allocated, every index against the node count, every read is bounded.
@@ -28,6 +29,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/io/section_reader.hpp"
 #include "core/parallel.hpp"
 #include "core/ref_regions.hpp"
 #include "formats/ugrid/ugrid_internal.hpp"
@@ -50,7 +52,7 @@ void decode_permuted(std::int64_t* out, const char* src, std::size_t r0, std::si
 class Reader {
  public:
   Reader(const std::string& path, unsigned threads)
-      : file_(path, "ugrid"), cur_(file_.text(), "ugrid", path), var_(variant_of(path)), path_(path), threads_(threads) {}
+      : file_(path, "ugrid", /*populate=*/!variant_of(path).binary), cur_(file_.text(), "ugrid", path), var_(variant_of(path)), path_(path), threads_(threads) {}
 
   Mesh read() {
     if (var_.binary) read_binary();
@@ -111,14 +113,13 @@ class Reader {
 
     const std::size_t n = counts_[0];
     points_ = NDArray::uninit(rb == 4 ? DType::float32 : DType::float64, {n, 3});
-    const char* src = cur_.take(n * 3 * rb, "coordinates");
-    auto points = [&](auto t) {
-      using F = decltype(t);
-      F* out = points_.data<F>();
-      parallel_ranges(n * 3, threads_, [&](std::size_t a, std::size_t b) { io::decode_values(out + a, src + a * sizeof(F), b - a, swap_); });
-    };
-    if (rb == 4) points(float{});
-    else points(double{});
+    const std::size_t points_at = cur_.offset();
+    cur_.take(n * 3 * rb, "coordinates");
+    char* out = static_cast<char*>(points_.raw());
+    parallel_ranges(n * 3, threads_, [&](std::size_t a, std::size_t b) {
+      file_.copy_out(points_at + a * rb, (b - a) * rb, out + a * rb);
+      if (swap_) io::byteswap_inplace(out + a * rb, b - a, rb);
+    });
     if (ib == 4) sections<std::int32_t>();
     else sections<std::int64_t>();
 
@@ -148,20 +149,22 @@ class Reader {
     for (std::size_t s = 0; s < kSections.size(); ++s) {
       const std::size_t m = counts_[s + 1], k = static_cast<std::size_t>(kSections[s].nodes);
       const char* at = cur_.ptr();
-      const char* src = cur_.take(m * k * sizeof(I), kSections[s].type);
+      cur_.take(m * k * sizeof(I), kSections[s].type);
       NDArray conn = NDArray::uninit(DType::int64, {m, k});
       std::int64_t* out = conn.data<std::int64_t>();
-      std::vector<std::uint64_t> tops(16, 0);
+      const std::size_t offset = static_cast<std::size_t>(at - cur_.begin());
       if (kSections[s].type == "pyramid") {
-        parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
-          if (swap_) decode_permuted<I, true>(out, src, r0, r1, k, kPyramidToVtk.data());
-          else decode_permuted<I, false>(out, src, r0, r1, k, kPyramidToVtk.data());
+        io::read_chunks(file_, offset, m, k * sizeof(I), threads_, [&](std::size_t, std::size_t r0, std::size_t rows, const char* src) {
+          if (swap_) decode_permuted<I, true>(out + r0 * k, src, 0, rows, k, kPyramidToVtk.data());
+          else decode_permuted<I, false>(out + r0 * k, src, 0, rows, k, kPyramidToVtk.data());
+          return true;
         });
         check(conn, s, at);
       } else {
-        std::atomic<std::size_t> slot{0};
-        parallel_ranges(m * k, threads_, [&](std::size_t a, std::size_t b) {
-          tops[slot++] = io::decode_indices<I>(out + a, src + a * sizeof(I), b - a, swap_, 1);
+        std::vector<std::uint64_t> tops(io::chunk_ranges(m, threads_), 0);
+        io::read_chunks(file_, offset, m, k * sizeof(I), threads_, [&](std::size_t r, std::size_t r0, std::size_t rows, const char* src) {
+          tops[r] = std::max(tops[r], io::decode_indices<I>(out + r0 * k, src, rows * k, swap_, 1));
+          return true;
         });
         std::uint64_t top = 0;
         for (auto t : tops) top = std::max(top, t);

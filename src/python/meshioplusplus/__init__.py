@@ -9,7 +9,7 @@ registry at import (``_formats``).
 import sys as _sys
 
 from . import _core, _formats
-from ._allocator import use_allocator
+from ._allocator import cached_buffer_bytes, release_cached_buffers, set_buffer_cache_limit, use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._gpu import DevicePayload, check_cuda, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
 from ._helpers import (
@@ -34,6 +34,7 @@ __all__ = [
     "Mesh", "CellBlock", "Region", "read", "write", "write_points_cells", "formats", "block_bases",
     "register_format", "deregister_format", "extension_to_filetypes", "topological_dimension", "__version__",
     "ReadError", "WriteError", "InteropError", "InteropWarning", "use_allocator",
+    "set_buffer_cache_limit", "cached_buffer_bytes", "release_cached_buffers",
     "to_vtk", "from_vtk", "to_pyvista", "from_pyvista", "to_trimesh", "from_trimesh",
     "DevicePayload", "to_dlpack", "to_cupy", "from_cupy", "has_cupy", "has_cuda_device", "check_cuda",
     *_FORMAT_MODULES,
