@@ -47,8 +47,12 @@ bool looks_binary(std::string_view bytes) {
 Mesh read(const std::string& path, const Options& options) {
   OptionReader opts(options, "medit");
   opts.finish();
-  io::FileBytes file(path, "medit");
-  return looks_binary(file.text()) ? read_binary(path, file.text(), opts.threads()) : read_ascii(path, file.text(), opts.threads());
+  // Binary sections are read with pread (io::read_chunks), text in place: mapped lazily,
+  // and every page mapped at once for text.
+  io::FileBytes file(path, "medit", /*populate=*/false);
+  if (looks_binary(file.text())) return read_binary(path, file, opts.threads());
+  file.populate();
+  return read_ascii(path, file.text(), opts.threads());
 }
 
 void write(const std::string& path, const Mesh& mesh, const Options& options) {

@@ -28,6 +28,8 @@
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/io/file.hpp"
+#include "core/io/section_reader.hpp"
 #include "core/parallel.hpp"
 #include "formats/medit/medit_internal.hpp"
 
@@ -83,7 +85,8 @@ template <class F> decltype(auto) with_nodes(std::size_t k, F&& f) {
 
 class Reader {
  public:
-  Reader(const std::string& path, std::string_view bytes, unsigned threads) : cur_(bytes, "medit", path), bytes_(bytes), path_(path), threads_(threads) {}
+  Reader(const std::string& path, const io::FileBytes& file, unsigned threads)
+      : file_(file), cur_(file.text(), "medit", path), bytes_(file.text()), path_(path), threads_(threads) {}
 
   Mesh read() {
     const std::int32_t code = cur_.load<std::int32_t>("byte-order code");
@@ -136,7 +139,8 @@ class Reader {
     const auto d = static_cast<std::size_t>(out_.dim);
     const std::size_t rw = version_ == 1 ? 4 : 8, iw = version_ == 4 ? 8 : 4;
     cur_.need(n, d * rw + iw, "vertices");
-    const char* src = cur_.take(n * (d * rw + iw), "vertices");
+    const std::size_t offset = cur_.offset(), rec = d * rw + iw;
+    cur_.take(n * rec, "vertices");
     out_.points = NDArray::uninit(rw == 4 ? DType::float32 : DType::float64, {n, d});
     out_.point_refs = NDArray::uninit(iw == 4 ? DType::int32 : DType::int64, {n});
     auto run = [&](auto f, auto i) {
@@ -144,14 +148,15 @@ class Reader {
       using I = decltype(i);
       F* xyz = out_.points.data<F>();
       I* refs = out_.point_refs.data<I>();
-      parallel_ranges(n, threads_, [&](std::size_t r0, std::size_t r1) {
+      io::read_chunks(file_, offset, n, rec, threads_, [&](std::size_t, std::size_t c0, std::size_t rows, const char* src) {
         if (d == 2) {
-          if (swap_) decode_vertices<F, I, true, 2>(src, r0, r1, xyz, refs);
-          else decode_vertices<F, I, false, 2>(src, r0, r1, xyz, refs);
+          if (swap_) decode_vertices<F, I, true, 2>(src, 0, rows, xyz + c0 * 2, refs + c0);
+          else decode_vertices<F, I, false, 2>(src, 0, rows, xyz + c0 * 2, refs + c0);
         } else {
-          if (swap_) decode_vertices<F, I, true, 3>(src, r0, r1, xyz, refs);
-          else decode_vertices<F, I, false, 3>(src, r0, r1, xyz, refs);
+          if (swap_) decode_vertices<F, I, true, 3>(src, 0, rows, xyz + c0 * 3, refs + c0);
+          else decode_vertices<F, I, false, 3>(src, 0, rows, xyz + c0 * 3, refs + c0);
         }
+        return true;
       });
     };
     if (rw == 4) run(float{}, std::int32_t{});
@@ -165,20 +170,22 @@ class Reader {
     const auto k = static_cast<std::size_t>(e.nodes);
     const std::size_t iw = version_ == 4 ? 8 : 4;
     cur_.need(m, (k + 1) * iw, e.keyword);
-    const char* src = cur_.take(m * (k + 1) * iw, e.keyword);
+    const std::size_t offset = cur_.offset(), rec = (k + 1) * iw;
+    cur_.take(m * rec, e.keyword);
     Parsed::Block b{&e, NDArray::uninit(DType::int64, {m, k}), NDArray::uninit(iw == 4 ? DType::int32 : DType::int64, {m}),
                     static_cast<std::size_t>(at - cur_.begin())};
     auto run = [&](auto i) {
       using I = decltype(i);
       std::int64_t* conn = b.connectivity.data<std::int64_t>();
       I* refs = b.refs.data<I>();
-      std::vector<std::uint64_t> tops(64, 0);
-      std::atomic<std::size_t> slot{0};
-      parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
+      std::vector<std::uint64_t> tops(io::chunk_ranges(m, threads_), 0);
+      io::read_chunks(file_, offset, m, rec, threads_, [&](std::size_t r, std::size_t c0, std::size_t rows, const char* src) {
         const std::uint64_t top = with_nodes(k, [&](auto K) {
-          return swap_ ? decode_elements<I, true, K()>(src, r0, r1, conn, refs) : decode_elements<I, false, K()>(src, r0, r1, conn, refs);
+          return swap_ ? decode_elements<I, true, K()>(src, 0, rows, conn + c0 * K(), refs + c0)
+                       : decode_elements<I, false, K()>(src, 0, rows, conn + c0 * K(), refs + c0);
         });
-        tops[slot++] = top;
+        tops[r] = std::max(tops[r], top);
+        return true;
       });
       const std::uint64_t top = *std::max_element(tops.begin(), tops.end());
       // In range: finish() need not look again (else it finds and names the bad index).
@@ -189,6 +196,7 @@ class Reader {
     out_.blocks.push_back(std::move(b));
   }
 
+  const io::FileBytes& file_;
   io::Cursor cur_;
   std::string_view bytes_;
   std::string path_;
@@ -290,7 +298,7 @@ void write_records(io::AtomicFile& file, const Mesh& mesh, const NDArray& pts, c
 
 }  // namespace
 
-Mesh read_binary(const std::string& path, std::string_view bytes, unsigned threads) { return Reader(path, bytes, threads).read(); }
+Mesh read_binary(const std::string& path, const io::FileBytes& file, unsigned threads) { return Reader(path, file, threads).read(); }
 
 void write_binary(const std::string& path, const Mesh& mesh) {
   const std::size_t d = mesh.points.dim(1);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/file.hpp"
 #include "meshioplusplus/format.hpp"
 
 namespace meshioplusplus::medit {
@@ -70,7 +71,7 @@ struct Parsed {
 Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes);
 
 Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned threads);
-Mesh read_binary(const std::string& path, std::string_view bytes, unsigned threads);
+Mesh read_binary(const std::string& path, const io::FileBytes& file, unsigned threads);
 
 // The references a writer stores: "medit:ref" when it is integer data (checked to have one
 // value per point / cell), else for cells gmsh:physical, else the first integer array of one
