@@ -10,6 +10,7 @@
 // warning, as meshio does; an index above 2^32 - 1 is a WriteError.
 #include "formats/neuroglancer/neuroglancer.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -19,7 +20,9 @@
 #include "core/io/array_writer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/io/section_reader.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/warnings.hpp"
 
@@ -30,27 +33,35 @@ namespace {
 Mesh read_neuroglancer(const std::string& path, const Options& options) {
   OptionReader opts(options, "neuroglancer");
   opts.finish();
-  io::FileBytes file(path, "neuroglancer");
+  // Both arrays are read with pread (io::read_chunks), not through the mapping: see
+  // core/io/section_reader.hpp.
+  io::FileBytes file(path, "neuroglancer", /*populate=*/false);
   io::Cursor cur(file.text(), "neuroglancer", path);
   cur.set_little_endian(true);
   const std::uint32_t n = cur.load<std::uint32_t>("the vertex count");
   cur.need(n, 12, "vertices");  // 12 bytes each, before anything is allocated
   Mesh m;
   m.points = NDArray::uninit(DType::float32, {n, 3});
-  cur.read_array(m.points.data<float>(), 3 * static_cast<std::size_t>(n), "vertex positions");
+  const std::size_t points_at = cur.offset();
+  cur.take(std::size_t{12} * n, "vertex positions");
+  file.copy_out(points_at, std::size_t{12} * n, m.points.raw());
+  if (!io::host_is_little_endian()) io::byteswap_inplace(m.points.raw(), std::size_t{3} * n, 4);
   if (cur.left() % 12 != 0)
     cur.fail("the triangle indices take " + std::to_string(cur.left()) + " bytes, not a multiple of 12 (3 uint32 per triangle)");
-  const std::size_t ntri = cur.left() / 12;
+  const std::size_t ntri = cur.left() / 12, tri_at = cur.offset();
   NDArray tri = NDArray::uninit(DType::int64, {ntri, 3});
   std::int64_t* out = tri.data<std::int64_t>();
   const char* src = cur.take(ntri * 12, "triangle indices");
-  for (std::size_t i = 0; i < 3 * ntri; ++i) {
-    const std::uint32_t v = io::load<std::uint32_t>(src + 4 * i, true);
-    if (v >= n)
-      cur.fail_at("triangle " + std::to_string(i / 3) + ": vertex index " + std::to_string(v) + " is outside [0, " + std::to_string(n) + ")",
-                  src + 4 * i);
-    out[i] = v;
-  }
+  std::vector<std::uint64_t> tops(io::chunk_ranges(ntri, opts.threads()), 0);
+  io::read_chunks(file, tri_at, ntri, 12, opts.threads(), [&](std::size_t r, std::size_t t0, std::size_t rows, const char* bytes) {
+    tops[r] = std::max(tops[r], io::decode_indices<std::uint32_t>(out + 3 * t0, bytes, 3 * rows, !io::host_is_little_endian(), 0));
+    return true;
+  });
+  if (ntri > 0 && *std::max_element(tops.begin(), tops.end()) >= n)
+    for (std::size_t i = 0; i < 3 * ntri; ++i)
+      if (static_cast<std::uint64_t>(out[i]) >= n)
+        cur.fail_at("triangle " + std::to_string(i / 3) + ": vertex index " + std::to_string(out[i]) + " is outside [0, " + std::to_string(n) + ")",
+                    src + 4 * i);
   m.cells.push_back(CellBlock::rectangular("triangle", std::move(tri)));
   return m;
 }

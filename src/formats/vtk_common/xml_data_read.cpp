@@ -40,7 +40,9 @@ std::string name_of(const XmlElement& da) {
 }  // namespace
 
 XmlDataReader::XmlDataReader(const std::string& path, const char* format, std::string_view dataset, unsigned threads)
-    : file_(path, format), cur_(file_.text(), format, path), threads_(threads) {
+    : file_(path, format, /*populate=*/false), cur_(file_.text(), format, path), threads_(threads) {
+  // Mapped lazily: appended raw arrays are read with pread and never touch their pages;
+  // text is parsed in place, and mapping it lazily costs what MAP_POPULATE would.
   doc_ = io::parse_xml(cur_);
   const XmlElement& root = doc_.root;
   if (root.name != "VTKFile") fail_at(root, expected_found("root element VTKFile", root.name));
@@ -304,7 +306,11 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
     check_size(where, nm, total, width, expected);
     out = NDArray::uninit(dt, {total / width});
     if (raw) {
-      if (total) std::memcpy(out.raw(), raw, total);
+      // pread from the file, not a copy out of the mapping: the first touch of each page of
+      // a fresh mapping costs a fault (core/io/section_reader.hpp), pread does not.
+      const std::size_t at = static_cast<std::size_t>(raw - file_.data());
+      char* dst = static_cast<char*>(out.raw());
+      parallel_ranges(total, threads_, [&](std::size_t a, std::size_t b) { file_.copy_out(at + a, b - a, dst + a); });
     } else {
       take(out.raw(), total, "data", threads_);
     }
