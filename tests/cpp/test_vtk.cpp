@@ -206,3 +206,39 @@ TEST(VtkRead, Int32OffsetsAndConnectivityWidenToInt64) {
   EXPECT_EQ(ints_of(m.cells[1].connectivity), (std::vector<std::int64_t>{0, 1, 2, 3}));
   EXPECT_EQ(m.cells[1].connectivity.dtype(), mpp::DType::int64);
 }
+
+TEST(VtkThreads, BinaryArraysReadInChunksAreTheSameOnAnyThreadCountAndNameTheFirstBadType) {
+  // 200k triangles and their points: several ranges of the pread-and-decode path.
+  constexpr std::size_t kTri = 200000;
+  mpp::Mesh m;
+  std::vector<double> pts(3 * (kTri + 2));
+  for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = static_cast<double>(i % 1013) * 0.25 - static_cast<double>(i / 7);
+  m.points = mpp::NDArray::from_vector(pts, {kTri + 2, 3});
+  std::vector<std::int64_t> c(3 * kTri);
+  for (std::size_t t = 0; t < kTri; ++t) c[3 * t] = static_cast<std::int64_t>(t), c[3 * t + 1] = static_cast<std::int64_t>(t + 1), c[3 * t + 2] = static_cast<std::int64_t>(t + 2);
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", mpp::NDArray::from_vector(c, {kTri, 3})));
+  for (const auto& [mode, options] : vtk_modes()) {
+    if (mode.find("binary") == std::string::npos) continue;
+    const std::string path = tmp_path("threads_" + mode + ".vtk");
+    mpp::write(path, m, "vtk", options);
+    for (const char* t : {"1", "2", "3"}) EXPECT_EQ(compare_meshes(m, mpp::read(path, "vtk", {{"threads", t}})), "") << mode << " threads " << t;
+    // two unknown cell types, in the last range and in the second: every thread count names the earlier
+    std::string bytes = slurp(path);
+    const std::string head = "CELL_TYPES " + std::to_string(kTri) + "\n";
+    const std::size_t at = bytes.find(head) + head.size();
+    bytes[at + 4 * 190000 + 2] = 1;  // 5 -> 261
+    bytes[at + 4 * 120000 + 2] = 2;  // 5 -> 517
+    spit(path, bytes);
+    for (const char* t : {"1", "2", "3"}) {
+      const std::string outcome = [&] {
+        try {
+          mpp::read(path, "vtk", {{"threads", t}});
+          return std::string("no error");
+        } catch (const mpp::ReadError& e) {
+          return std::string(e.what());
+        }
+      }();
+      EXPECT_NE(outcome.find("unknown VTK cell type 517"), std::string::npos) << mode << " threads " << t << ": " << outcome;
+    }
+  }
+}

@@ -17,8 +17,11 @@
 #include <optional>
 #include <type_traits>
 
-#include "core/io/file.hpp"
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
+#include "core/io/file.hpp"
+#include "core/io/section_reader.hpp"
+#include "core/parallel.hpp"
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
@@ -83,7 +86,10 @@ struct Section {
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "vtk"), cur_(file_.text(), "vtk", path) {
+  // Mapped lazily: binary arrays are read with pread (copy_out, io::read_chunks), text is
+  // parsed in place (populate() once the header says ASCII).
+  Reader(const std::string& path, unsigned threads)
+      : file_(path, "vtk", /*populate=*/false), cur_(file_.text(), "vtk", path), threads_(threads) {
     cur_.set_little_endian(false);  // legacy VTK binary data is big-endian
   }
 
@@ -99,6 +105,7 @@ class Reader {
     if (kind == "ASCII") binary_ = false;
     else if (kind == "BINARY") binary_ = true;
     else cur_.fail_expected("ASCII or BINARY", at);
+    if (!binary_) file_.populate();
 
     for (;;) {
       cur_.skip_space();
@@ -188,11 +195,17 @@ class Reader {
     if (binary_) cur_.need(n, dtype_size(dt), "binary values");
     else cur_.need_values(n, "values");
     NDArray out = NDArray::uninit(dt, {n});
-    visit_dtype(dt, [&](auto tag) {
-      using T = decltype(tag);
-      if (binary_) cur_.read_array(out.data<T>(), n, "binary values");
-      else cur_.text_values(out.data<T>(), n, "values");
-    });
+    if (binary_) {
+      const std::size_t w = dtype_size(dt), at = cur_.offset();
+      cur_.take(n * w, "binary values");
+      char* dst = static_cast<char*>(out.raw());
+      parallel_ranges(n, threads_, [&](std::size_t a, std::size_t b) {
+        file_.copy_out(at + a * w, (b - a) * w, dst + a * w);
+        if (io::host_is_little_endian()) io::byteswap_inplace(dst + a * w, b - a, w);
+      });
+      return out;
+    }
+    visit_dtype(dt, [&](auto tag) { cur_.text_values(out.data<decltype(tag)>(), n, "values"); });
     return out;
   }
 
@@ -202,11 +215,17 @@ class Reader {
     if (dtype_is_float(dt)) fail_line(name + " must be integers");
     if (!binary_ || dt == DType::int64) return values(dt, n).as_dtype(DType::int64);
     cur_.need(n, dtype_size(dt), "binary values");
-    const char* src = cur_.take(n * dtype_size(dt), "binary values");
+    const std::size_t at = cur_.offset();
+    cur_.take(n * dtype_size(dt), "binary values");
     NDArray out = NDArray::uninit(DType::int64, {n});
+    std::int64_t* dst = out.data<std::int64_t>();
     visit_dtype(dt, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_integral_v<T>) io::decode_indices<T>(out.data<std::int64_t>(), src, n, !cur_.little_endian(), 0);
+      if constexpr (std::is_integral_v<T>)
+        io::read_chunks(file_, at, n, sizeof(T), threads_, [&](std::size_t, std::size_t r0, std::size_t rows, const char* src) {
+          io::decode_indices<T>(dst + r0, src, rows, !cur_.little_endian(), 0);
+          return true;
+        });
     });
     return out;
   }
@@ -216,18 +235,30 @@ class Reader {
     auto bad = [&](std::int64_t v) { fail_line("CELL_TYPES: " + vtk_type_label(v) + " is not a VTK cell type"); };
     if (binary_) {
       cur_.need(n, 4, "binary values");  // before anything is allocated from n
-      const char* src = cur_.take(n * 4, "binary values");
+      const std::size_t at = cur_.offset();
+      cur_.take(n * 4, "binary values");
       NDArray out = NDArray::uninit(DType::uint8, {n});
       auto* dst = out.data<std::uint8_t>();
-      std::uint32_t any = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto v = io::load_as<std::uint32_t, true>(src + 4 * i);
-        any |= v;
-        dst[i] = static_cast<std::uint8_t>(v);
-      }
-      if (any > 255)  // find the first bad one for the message
-        for (std::size_t i = 0; i < n; ++i)
-          if (const auto v = static_cast<std::int32_t>(io::load_as<std::uint32_t, true>(src + 4 * i)); v < 0 || v > 255) bad(v);
+      std::vector<std::uint32_t> any(io::chunk_ranges(n, threads_), 0);
+      std::vector<std::int32_t> first_bad(any.size(), 0);
+      io::read_chunks(file_, at, n, 4, threads_, [&](std::size_t r, std::size_t r0, std::size_t rows, const char* src) {
+        std::uint32_t seen = 0;
+        for (std::size_t i = 0; i < rows; ++i) {
+          const auto v = io::load_as<std::uint32_t, true>(src + 4 * i);
+          seen |= v;
+          dst[r0 + i] = static_cast<std::uint8_t>(v);
+        }
+        if (seen <= 255) return true;
+        for (std::size_t i = 0; i < rows; ++i)  // the first bad one, for the message
+          if (const auto v = static_cast<std::int32_t>(io::load_as<std::uint32_t, true>(src + 4 * i)); v < 0 || v > 255) {
+            any[r] = 1;
+            first_bad[r] = v;
+            return false;
+          }
+        return true;
+      });
+      for (std::size_t r = 0; r < any.size(); ++r)
+        if (any[r]) bad(first_bad[r]);
       return out;
     }
     const NDArray t = values(DType::int64, n);
@@ -540,6 +571,7 @@ class Reader {
   io::Cursor cur_;
   const char* line_at_ = nullptr;
   const char* cells_at_ = nullptr;
+  unsigned threads_ = 1;
   bool binary_ = false, version51_ = false;
   std::string dataset_;
   NDArray points_{NDArray::uninit(DType::float64, {0})};
@@ -561,7 +593,7 @@ class Reader {
 Mesh read_vtk(const std::string& path, const Options& options) {
   OptionReader opts(options, "vtk");
   opts.finish();
-  return Reader(path).read();
+  return Reader(path, opts.threads()).read();
 }
 
 }  // namespace meshioplusplus::vtk
