@@ -290,13 +290,19 @@ TEST(PlyFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   EXPECT_GT(files, 1000u);
 }
 
-TEST(PlyThreads, BinaryFacesAreTheSameOnAnyThreadCountAndTheFirstBadIndexIsReported) {
-  // 200k triangles: several chunks of the parallel fill.
+// `n` triangles over the 27 grid points, index i of the flat connectivity (i * a + i / b) % 27.
+static mpp::Mesh grid_triangles(std::size_t n, std::size_t a, std::size_t b) {
   mpp::Mesh m;
   m.points = grid_points();
-  std::vector<std::int64_t> c(200000 * 3);
-  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * 13 + i / 7) % 27);
-  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(c, {200000, 3})));
+  std::vector<std::int64_t> c(n * 3);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * a + i / b) % 27);
+  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(c, {n, 3})));
+  return m;
+}
+
+TEST(PlyThreads, BinaryFacesAreTheSameOnAnyThreadCountAndTheFirstBadIndexIsReported) {
+  // 200k triangles: several chunks of the parallel fill.
+  mpp::Mesh m = grid_triangles(200000, 13, 7);
   m.cells.push_back(rect("quad", 4, 3));
   const std::string path = tmp_path("threads.ply");
   mpp::write(path, m, "ply");
@@ -324,11 +330,7 @@ TEST(PlyThreads, BinaryFacesAreTheSameOnAnyThreadCountAndTheFirstBadIndexIsRepor
 
 TEST(PlyThreads, FacesOfOneSizeReadInChunksOnAnyThreadCountNameTheFirstBadIndex) {
   // 300k triangles only: the path that reads the records with copy_out, a range per thread.
-  mpp::Mesh m;
-  m.points = grid_points();
-  std::vector<std::int64_t> c(300000 * 3);
-  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * 11 + i / 5) % 27);
-  m.cells.push_back(mpp::CellBlock::rectangular("triangle", NDArray::from_vector(c, {300000, 3})));
+  const mpp::Mesh m = grid_triangles(300000, 11, 5);
   const std::string path = tmp_path("uniform.ply");
   mpp::write(path, m, "ply", {{"binary", "true"}});
   std::string bytes = slurp(path);
