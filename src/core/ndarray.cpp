@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -39,15 +40,16 @@ constexpr std::size_t kHugeAlignment = std::size_t{2} << 20;
 constexpr std::size_t kCacheFrom = std::size_t{1} << 20;
 
 // Freed buffers of kCacheFrom bytes or more are kept for the next allocation that fits
-// (default heap only; see docs/allocator.md). A fresh large buffer is fresh pages: the kernel zeroes every one and,
-// in a virtual machine, the first touch of each costs more again, which is most of the
-// time of a binary read. A process that reads mesh after mesh (a time series, a batch
-// conversion) gets its buffers back warm instead, as glibc gives back its heap's small
-// ones. Bounded by a byte limit (default RAM/64, at most 512 MiB; the MESHIOPP_BUFFER_CACHE_MB
-// environment variable or set_buffer_cache_limit() sets it, 0 turns the cache off) and
-// kMaxEntries buffers, the oldest given back to the system first; a buffer is reused only
-// for a request at most kReuseSlack smaller. Off under AddressSanitizer, which must see
-// every free to find a use after it.
+// (default heap only; see docs/allocator.md). A fresh large buffer is fresh pages: the
+// kernel zeroes every one and, in a virtual machine, the first touch of each costs more
+// again, which is most of the time of a binary read. A process that reads mesh after mesh
+// (a time series, a batch conversion) gets its buffers back warm instead, as glibc gives
+// back its heap's small ones. Bounded by a byte limit (default RAM/64, at most 512 MiB;
+// the MESHIOPP_BUFFER_CACHE_MB environment variable or set_buffer_cache_limit() sets it, 0
+// turns the cache off) and kMaxEntries buffers, the oldest given back to the system first;
+// a buffer serves requests down to about 4/5 of its size (kReuseSlack). Off under
+// AddressSanitizer, which must see every free to find a use after it. give() runs in
+// Buffer's destructor: it never allocates (the entries are reserved up front).
 class BufferCache {
  public:
   static BufferCache& instance() {
@@ -73,20 +75,21 @@ class BufferCache {
   }
 
   // Keeps `data` for reuse; false if it does not fit under the limit (the caller frees it).
-  bool give(void* data, std::size_t capacity) {
-    std::vector<void*> evicted;
+  bool give(void* data, std::size_t capacity) noexcept {
+    std::array<void*, kMaxEntries> evicted{};
+    std::size_t n = 0;
     {
       std::lock_guard lock(mutex_);
       if (capacity > limit_) return false;
       while (!entries_.empty() && (total_ + capacity > limit_ || entries_.size() >= kMaxEntries)) {
-        evicted.push_back(entries_.front().data);
+        evicted[n++] = entries_.front().data;
         total_ -= entries_.front().capacity;
         entries_.erase(entries_.begin());
       }
-      entries_.push_back({data, capacity});
+      entries_.push_back({data, capacity});  // within the reserved capacity: no allocation
       total_ += capacity;
     }
-    for (void* p : evicted) std::free(p);
+    for (std::size_t i = 0; i < n; ++i) std::free(evicted[i]);
     return true;
   }
 
@@ -129,7 +132,7 @@ class BufferCache {
   static constexpr std::size_t kMaxEntries = 32;
   static constexpr std::size_t kReuseSlack = 4;  // a buffer serves requests down to 4/5 of it
 
-  BufferCache() : limit_(default_limit()) {}
+  BufferCache() : limit_(default_limit()) { entries_.reserve(kMaxEntries); }
 
   static std::size_t default_limit() {
 #if defined(__SANITIZE_ADDRESS__)
