@@ -19,7 +19,6 @@
 // Write: meshio's layout (little-endian, float64 reals, 64-bit offsets): version 3 (int32
 // integers) when every index and reference fits in an int32, else version 4.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
 #include <memory>

@@ -21,7 +21,6 @@
 // is allocated from it, every index against the vertex count.
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <optional>
 #include <type_traits>

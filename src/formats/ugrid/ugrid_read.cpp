@@ -22,7 +22,6 @@
 // Safe for untrusted input: the counts are checked against the bytes (or text) left before
 // anything is allocated, every index against the node count, every read is bounded.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <vector>
 
