@@ -13,12 +13,21 @@
 // n records from row first_row. decode returns false to stop its range (a bad value
 // found: the caller records where, per range, and reports the first in file order). The
 // caller has bounded [offset, offset + rows * row_bytes) against the file first.
+//
+// Two shapes every binary reader has are written once on top of it: read_values() (values
+// stored as the array holds them: pread straight into the array, byte-swapped in place)
+// and read_indices() (file integers to 0-based int64, returning the largest for one range
+// check afterwards, as decode_indices does).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "core/io/byteorder.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/parallel.hpp"
 
@@ -38,13 +47,36 @@ void read_chunks(const FileBytes& file, std::size_t offset, std::size_t rows, st
   const std::size_t chunk = std::max<std::size_t>(1, kSectionChunkBytes / row_bytes);
   parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t r) {
     const std::size_t r0 = rows * r / ranges, r1 = rows * (r + 1) / ranges;
-    std::vector<char> buffer(std::min(chunk, r1 - r0) * row_bytes);
+    const std::unique_ptr<char[]> buffer(new char[std::min(chunk, r1 - r0) * row_bytes]);  // overwritten before read
     for (std::size_t c0 = r0; c0 < r1; c0 += chunk) {
       const std::size_t n = std::min(chunk, r1 - c0);
-      file.copy_out(offset + c0 * row_bytes, n * row_bytes, buffer.data());
-      if (!decode(r, c0, n, static_cast<const char*>(buffer.data()))) return;
+      file.copy_out(offset + c0 * row_bytes, n * row_bytes, buffer.get());
+      if (!decode(r, c0, n, static_cast<const char*>(buffer.get()))) return;
     }
   });
+}
+
+// `count` values of `width` bytes at `offset`, read on `threads` threads straight into
+// `dst` and byte-swapped there when `swap`.
+inline void read_values(const FileBytes& file, std::size_t offset, std::size_t count, std::size_t width, bool swap, unsigned threads, void* dst) {
+  char* out = static_cast<char*>(dst);
+  parallel_ranges(count, threads, [&](std::size_t a, std::size_t b) {
+    file.copy_out(offset + a * width, (b - a) * width, out + a * width);
+    if (swap) byteswap_inplace(out + a * width, b - a, width);
+  });
+}
+
+// `count` integers I at `offset` (`base`-based, swapped when `swap`) into 0-based int64
+// `out`; returns the largest taken as unsigned (decode_indices).
+template <class I>
+std::uint64_t read_indices(const FileBytes& file, std::size_t offset, std::size_t count, bool swap, std::int64_t base, unsigned threads,
+                           std::int64_t* out) {
+  std::vector<std::uint64_t> tops(chunk_ranges(count, threads), 0);
+  read_chunks(file, offset, count, sizeof(I), threads, [&](std::size_t r, std::size_t i0, std::size_t n, const char* src) {
+    tops[r] = std::max(tops[r], decode_indices<I>(out + i0, src, n, swap, base));
+    return true;
+  });
+  return *std::max_element(tops.begin(), tops.end());
 }
 
 }  // namespace meshioplusplus::io

@@ -37,9 +37,9 @@ namespace meshioplusplus::medit {
 namespace {
 
 template <class F, class I, bool Swap, std::size_t Dim>
-void decode_vertices(const char* src, std::size_t r0, std::size_t r1, F* xyz, I* refs) {
+void decode_vertices(const char* src, std::size_t rows, F* xyz, I* refs) {
   constexpr std::size_t rec = Dim * sizeof(F) + sizeof(I);
-  for (std::size_t i = r0; i < r1; ++i) {
+  for (std::size_t i = 0; i < rows; ++i) {
     const char* p = src + i * rec;
     for (std::size_t c = 0; c < Dim; ++c) xyz[i * Dim + c] = io::load_as<F, Swap>(p + c * sizeof(F));
     refs[i] = io::load_as<I, Swap>(p + Dim * sizeof(F));
@@ -52,10 +52,10 @@ void decode_vertices(const char* src, std::size_t r0, std::size_t r1, F* xyz, I*
 // swaps and widenings become straight-line code (a runtime k left a short inner loop per
 // row that cost more than the data movement).
 template <class I, bool Swap, std::size_t K>
-std::uint64_t decode_elements(const char* src, std::size_t r0, std::size_t r1, std::int64_t* conn, I* refs) {
+std::uint64_t decode_elements(const char* src, std::size_t rows, std::int64_t* conn, I* refs) {
   constexpr std::size_t rec = (K + 1) * sizeof(I);
   std::uint64_t top = 0;
-  for (std::size_t i = r0; i < r1; ++i) {
+  for (std::size_t i = 0; i < rows; ++i) {
     const char* p = src + i * rec;
     for (std::size_t j = 0; j < K; ++j) {
       // 1-based -> 0-based without signed overflow (the range check catches 0 and lies)
@@ -149,11 +149,11 @@ class Reader {
       I* refs = out_.point_refs.data<I>();
       io::read_chunks(file_, offset, n, rec, threads_, [&](std::size_t, std::size_t c0, std::size_t rows, const char* src) {
         if (d == 2) {
-          if (swap_) decode_vertices<F, I, true, 2>(src, 0, rows, xyz + c0 * 2, refs + c0);
-          else decode_vertices<F, I, false, 2>(src, 0, rows, xyz + c0 * 2, refs + c0);
+          if (swap_) decode_vertices<F, I, true, 2>(src, rows, xyz + c0 * 2, refs + c0);
+          else decode_vertices<F, I, false, 2>(src, rows, xyz + c0 * 2, refs + c0);
         } else {
-          if (swap_) decode_vertices<F, I, true, 3>(src, 0, rows, xyz + c0 * 3, refs + c0);
-          else decode_vertices<F, I, false, 3>(src, 0, rows, xyz + c0 * 3, refs + c0);
+          if (swap_) decode_vertices<F, I, true, 3>(src, rows, xyz + c0 * 3, refs + c0);
+          else decode_vertices<F, I, false, 3>(src, rows, xyz + c0 * 3, refs + c0);
         }
         return true;
       });
@@ -180,8 +180,8 @@ class Reader {
       std::vector<std::uint64_t> tops(io::chunk_ranges(m, threads_), 0);
       io::read_chunks(file_, offset, m, rec, threads_, [&](std::size_t r, std::size_t c0, std::size_t rows, const char* src) {
         const std::uint64_t top = with_nodes(k, [&](auto K) {
-          return swap_ ? decode_elements<I, true, K()>(src, 0, rows, conn + c0 * K(), refs + c0)
-                       : decode_elements<I, false, K()>(src, 0, rows, conn + c0 * K(), refs + c0);
+          return swap_ ? decode_elements<I, true, K()>(src, rows, conn + c0 * K(), refs + c0)
+                       : decode_elements<I, false, K()>(src, rows, conn + c0 * K(), refs + c0);
         });
         tops[r] = std::max(tops[r], top);
         return true;

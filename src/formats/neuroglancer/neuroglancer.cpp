@@ -10,7 +10,6 @@
 // warning, as meshio does; an index above 2^32 - 1 is a WriteError.
 #include "formats/neuroglancer/neuroglancer.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -20,7 +19,6 @@
 #include "core/io/array_writer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
-#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/io/section_reader.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -44,20 +42,14 @@ Mesh read_neuroglancer(const std::string& path, const Options& options) {
   m.points = NDArray::uninit(DType::float32, {n, 3});
   const std::size_t points_at = cur.offset();
   cur.take(std::size_t{12} * n, "vertex positions");
-  file.copy_out(points_at, std::size_t{12} * n, m.points.raw());
-  if (!io::host_is_little_endian()) io::byteswap_inplace(m.points.raw(), std::size_t{3} * n, 4);
+  io::read_values(file, points_at, std::size_t{3} * n, 4, !io::host_is_little_endian(), opts.threads(), m.points.raw());
   if (cur.left() % 12 != 0)
     cur.fail("the triangle indices take " + std::to_string(cur.left()) + " bytes, not a multiple of 12 (3 uint32 per triangle)");
   const std::size_t ntri = cur.left() / 12, tri_at = cur.offset();
   NDArray tri = NDArray::uninit(DType::int64, {ntri, 3});
   std::int64_t* out = tri.data<std::int64_t>();
   const char* src = cur.take(ntri * 12, "triangle indices");
-  std::vector<std::uint64_t> tops(io::chunk_ranges(ntri, opts.threads()), 0);
-  io::read_chunks(file, tri_at, ntri, 12, opts.threads(), [&](std::size_t r, std::size_t t0, std::size_t rows, const char* bytes) {
-    tops[r] = std::max(tops[r], io::decode_indices<std::uint32_t>(out + 3 * t0, bytes, 3 * rows, !io::host_is_little_endian(), 0));
-    return true;
-  });
-  if (ntri > 0 && *std::max_element(tops.begin(), tops.end()) >= n)
+  if (ntri > 0 && io::read_indices<std::uint32_t>(file, tri_at, 3 * ntri, !io::host_is_little_endian(), 0, opts.threads(), out) >= n)
     for (std::size_t i = 0; i < 3 * ntri; ++i)
       if (static_cast<std::uint64_t>(out[i]) >= n)
         cur.fail_at("triangle " + std::to_string(i / 3) + ": vertex index " + std::to_string(out[i]) + " is outside [0, " + std::to_string(n) + ")",

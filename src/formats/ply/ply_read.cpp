@@ -375,12 +375,7 @@ class Reader {
         cur_.need(n * dim, pw, "vertices");
         const std::size_t at = cur_.offset();
         cur_.take(n * dim * pw, "vertices");
-        const bool swap = little_ != io::host_is_little_endian();
-        char* out = static_cast<char*>(mesh_.points.raw());
-        parallel_ranges(n * dim, threads_, [&](std::size_t a, std::size_t b) {
-          file_.copy_out(at + a * pw, (b - a) * pw, out + a * pw);
-          if (swap) io::byteswap_inplace(out + a * pw, b - a, pw);
-        });
+        io::read_values(file_, at, n * dim, pw, little_ != io::host_is_little_endian(), threads_, mesh_.points.raw());
         return;
       }
     }

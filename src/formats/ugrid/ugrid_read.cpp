@@ -29,7 +29,6 @@
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/io/section_reader.hpp"
-#include "core/parallel.hpp"
 #include "core/ref_regions.hpp"
 #include "formats/ugrid/ugrid_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -42,8 +41,8 @@ constexpr const char* kCountNames[7] = {"node count", "triangle count", "quad co
                                         "pyramid count", "prism count", "hexahedron count"};
 
 template <class I, bool Swap>
-void decode_permuted(std::int64_t* out, const char* src, std::size_t r0, std::size_t r1, std::size_t k, const int* perm) {
-  for (std::size_t i = r0; i < r1; ++i)
+void decode_permuted(std::int64_t* out, const char* src, std::size_t rows, std::size_t k, const int* perm) {
+  for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < k; ++j)
       out[i * k + j] = static_cast<std::int64_t>(io::load_as<I, Swap>(src + (i * k + static_cast<std::size_t>(perm[j])) * sizeof(I))) - 1;
 }
@@ -114,11 +113,7 @@ class Reader {
     points_ = NDArray::uninit(rb == 4 ? DType::float32 : DType::float64, {n, 3});
     const std::size_t points_at = cur_.offset();
     cur_.take(n * 3 * rb, "coordinates");
-    char* out = static_cast<char*>(points_.raw());
-    parallel_ranges(n * 3, threads_, [&](std::size_t a, std::size_t b) {
-      file_.copy_out(points_at + a * rb, (b - a) * rb, out + a * rb);
-      if (swap_) io::byteswap_inplace(out + a * rb, b - a, rb);
-    });
+    io::read_values(file_, points_at, n * 3, rb, swap_, threads_, points_.raw());
     if (ib == 4) sections<std::int32_t>();
     else sections<std::int64_t>();
 
@@ -154,20 +149,13 @@ class Reader {
       const std::size_t offset = static_cast<std::size_t>(at - cur_.begin());
       if (kSections[s].type == "pyramid") {
         io::read_chunks(file_, offset, m, k * sizeof(I), threads_, [&](std::size_t, std::size_t r0, std::size_t rows, const char* src) {
-          if (swap_) decode_permuted<I, true>(out + r0 * k, src, 0, rows, k, kPyramidToVtk.data());
-          else decode_permuted<I, false>(out + r0 * k, src, 0, rows, k, kPyramidToVtk.data());
+          if (swap_) decode_permuted<I, true>(out + r0 * k, src, rows, k, kPyramidToVtk.data());
+          else decode_permuted<I, false>(out + r0 * k, src, rows, k, kPyramidToVtk.data());
           return true;
         });
         check(conn, s, at);
-      } else {
-        std::vector<std::uint64_t> tops(io::chunk_ranges(m, threads_), 0);
-        io::read_chunks(file_, offset, m, k * sizeof(I), threads_, [&](std::size_t r, std::size_t r0, std::size_t rows, const char* src) {
-          tops[r] = std::max(tops[r], io::decode_indices<I>(out + r0 * k, src, rows * k, swap_, 1));
-          return true;
-        });
-        std::uint64_t top = 0;
-        for (auto t : tops) top = std::max(top, t);
-        if (m > 0 && top >= n) check(conn, s, at);
+      } else if (m > 0 && io::read_indices<I>(file_, offset, m * k, swap_, 1, threads_, out) >= n) {
+        check(conn, s, at);
       }
       blocks_.push_back(std::move(conn));
       if (s == 1) {  // after the quads: the surface IDs of the triangles, then of the quads

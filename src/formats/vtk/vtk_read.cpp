@@ -21,7 +21,6 @@
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/io/section_reader.hpp"
-#include "core/parallel.hpp"
 #include "formats/vtk/vtk_internal.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
@@ -198,11 +197,7 @@ class Reader {
     if (binary_) {
       const std::size_t w = dtype_size(dt), at = cur_.offset();
       cur_.take(n * w, "binary values");
-      char* dst = static_cast<char*>(out.raw());
-      parallel_ranges(n, threads_, [&](std::size_t a, std::size_t b) {
-        file_.copy_out(at + a * w, (b - a) * w, dst + a * w);
-        if (io::host_is_little_endian()) io::byteswap_inplace(dst + a * w, b - a, w);
-      });
+      io::read_values(file_, at, n, w, !cur_.little_endian(), threads_, out.raw());
       return out;
     }
     visit_dtype(dt, [&](auto tag) { cur_.text_values(out.data<decltype(tag)>(), n, "values"); });
@@ -218,14 +213,9 @@ class Reader {
     const std::size_t at = cur_.offset();
     cur_.take(n * dtype_size(dt), "binary values");
     NDArray out = NDArray::uninit(DType::int64, {n});
-    std::int64_t* dst = out.data<std::int64_t>();
     visit_dtype(dt, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_integral_v<T>)
-        io::read_chunks(file_, at, n, sizeof(T), threads_, [&](std::size_t, std::size_t r0, std::size_t rows, const char* src) {
-          io::decode_indices<T>(dst + r0, src, rows, !cur_.little_endian(), 0);
-          return true;
-        });
+      if constexpr (std::is_integral_v<T>) io::read_indices<T>(file_, at, n, !cur_.little_endian(), 0, threads_, out.data<std::int64_t>());
     });
     return out;
   }

@@ -9,7 +9,7 @@
 #include "core/codec/base64.hpp"
 #include "core/codec/zlib.hpp"
 #include "core/io/byteorder.hpp"
-#include "core/parallel.hpp"
+#include "core/io/section_reader.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::vtk {
@@ -308,9 +308,8 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
     if (raw) {
       // pread from the file, not a copy out of the mapping: the first touch of each page of
       // a fresh mapping costs a fault (core/io/section_reader.hpp), pread does not.
-      const std::size_t at = static_cast<std::size_t>(raw - file_.data());
-      char* dst = static_cast<char*>(out.raw());
-      parallel_ranges(total, threads_, [&](std::size_t a, std::size_t b) { file_.copy_out(at + a, b - a, dst + a); });
+      // (swapped below with the other encodings when the file's order is not the host's)
+      io::read_values(file_, static_cast<std::size_t>(raw - file_.data()), total, 1, false, threads_, out.raw());
     } else {
       take(out.raw(), total, "data", threads_);
     }
