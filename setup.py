@@ -61,12 +61,12 @@ class CMakeBuild(build_ext):
         if not os.environ.get("MESHIOPP_BUILD_DIR"):  # a private tree needs no tests or CLI
             configure += ["-DMESHIOPP_BUILD_TESTS=OFF", "-DMESHIOPP_BUILD_CLI=OFF"]
         subprocess.check_call(configure)
-        module = ext.name.rsplit(".", 1)[1]
+        target, folder, module = CMAKE_TARGETS[ext.name.split(".", 1)[1]]
         jobs = os.environ.get("MESHIOPP_JOBS", str(os.cpu_count() or 2))
-        subprocess.check_call(["cmake", "--build", str(tree), "--target", module, "-j", jobs])
-        built = sorted(tree.glob(f"{module}*.so"), key=lambda p: p.stat().st_mtime)
+        subprocess.check_call(["cmake", "--build", str(tree), "--target", target, "-j", jobs])
+        built = sorted((tree / folder).glob(f"{module}*.so"), key=lambda p: p.stat().st_mtime)
         if not built:
-            raise RuntimeError(f"CMake built no {module} module in {tree}")
+            raise RuntimeError(f"CMake built no {module} module in {tree / folder}")
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[-1], target)
@@ -77,9 +77,23 @@ def built_with_mpi(build_dir: Path) -> bool:
     return cache.exists() and "MESHIOPP_HAVE_MPI:INTERNAL=1" in cache.read_text() and any(build_dir.glob("_mpi*.so"))
 
 
+def built_with_parallel_hdf5(build_dir: Path) -> bool:
+    return built_with_mpi(build_dir) and any((build_dir / "hdf5_mpi").glob("_core*.so"))
+
+
+# module inside the package -> (CMake target, folder of the tree it is built in, file name)
+CMAKE_TARGETS = {
+    "_core": ("_core", ".", "_core"),
+    "_testing": ("_testing", ".", "_testing"),
+    "_mpi": ("_mpi", ".", "_mpi"),
+    "_hdf5_mpi._core": ("_core_parallel", "hdf5_mpi", "_core"),
+}
 # _testing (the tests' hooks) exists only in a tree that builds the tests: make build's.
-# _mpi (comm= reads and writes) only where CMake found MPI and mpi4py.
-MODULES = ["_core"] + (["_testing"] if built_with_tests(build_dir()) else []) + (["_mpi"] if built_with_mpi(build_dir()) else [])
+# _mpi (comm= reads and writes) and the parallel-HDF5 flavour of _core (docs/parallel.md)
+# only where CMake found MPI, mpi4py and parallel HDF5.
+MODULES = (["_core"] + (["_testing"] if built_with_tests(build_dir()) else [])
+           + (["_mpi"] if built_with_mpi(build_dir()) else [])
+           + (["_hdf5_mpi._core"] if built_with_parallel_hdf5(build_dir()) else []))
 
 setup(
     version=cmake_project_version(),

@@ -8,7 +8,10 @@ registry at import (``_formats``).
 """
 import sys as _sys
 
-from . import _core, _formats
+from ._flavour import load_core as _load_core
+
+_core = _load_core()  # the serial- or parallel-HDF5 build (_flavour)
+from . import _formats  # noqa: E402
 from ._allocator import cached_buffer_bytes, release_cached_buffers, set_buffer_cache_limit, use_allocator
 from ._exceptions import InteropError, InteropWarning, ReadError, WriteError
 from ._gpu import DevicePayload, check_cuda, from_cupy, has_cuda_device, has_cupy, to_cupy, to_dlpack
