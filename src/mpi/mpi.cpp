@@ -22,86 +22,12 @@
 #include "formats/pvtu/pvtu.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "meshioplusplus/mesh_ops.hpp"
+#include "mpi/mpi_internal.hpp"
 
 namespace meshioplusplus {
 
-namespace {
+namespace mpi_detail {
 
-namespace fs = std::filesystem;
-
-struct Ranks {
-  int rank = 0, size = 1;
-  explicit Ranks(MPI_Comm comm) {
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-  }
-  // The contiguous range of `n` pieces rank r owns: [r*n/size, (r+1)*n/size).
-  std::pair<std::uint64_t, std::uint64_t> range(std::uint64_t n) const {
-    const auto r = static_cast<std::uint64_t>(rank), s = static_cast<std::uint64_t>(size);
-    return {r * n / s, (r + 1) * n / s};
-  }
-};
-
-// Runs `f` on this rank; when it threw on any rank, every rank throws: a failing rank its
-// own exception, the others an `Error` naming the first failing rank and its message. One
-// Allreduce, plus one Bcast when something failed.
-template <class Error, class F>
-void all_or_none(MPI_Comm comm, F&& f) {
-  const Ranks ranks(comm);
-  std::exception_ptr error;
-  std::string message;
-  try {
-    f();
-  } catch (const std::exception& e) {
-    error = std::current_exception();
-    message = e.what();
-  } catch (...) {
-    error = std::current_exception();
-    message = "unknown error";
-  }
-  int first = error ? ranks.rank : ranks.size;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == ranks.size) return;
-  unsigned long long length = message.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, first, comm);
-  message.resize(length);
-  MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first, comm);
-  if (error) std::rethrow_exception(error);
-  throw Error("failed on rank " + std::to_string(first) + " of " + std::to_string(ranks.size) + ": " + message);
-}
-
-std::int64_t sum(MPI_Comm comm, std::int64_t v) {
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, MPI_SUM, comm);
-  return v;
-}
-
-// The sum of `v` over the ranks before this one (0 on rank 0).
-std::int64_t prefix(MPI_Comm comm, std::int64_t v) {
-  std::int64_t out = 0;
-  MPI_Exscan(&v, &out, 1, MPI_INT64_T, MPI_SUM, comm);
-  if (Ranks(comm).rank == 0) out = 0;  // MPI_Exscan leaves rank 0's result undefined
-  return out;
-}
-
-NDArray iota(std::size_t n, std::int64_t first) {
-  NDArray a = NDArray::uninit(DType::int64, {n});
-  std::iota(a.data<std::int64_t>(), a.data<std::int64_t>() + n, first);
-  return a;
-}
-
-std::int64_t count_owned(const NDArray& ghost) {
-  const auto* g = ghost.data<std::uint8_t>();
-  return static_cast<std::int64_t>(std::count(g, g + ghost.size(), std::uint8_t{0}));
-}
-
-Mesh empty_mesh() {
-  Mesh m;
-  m.points = NDArray::zeros(DType::float64, {0, 3});
-  return m;
-}
-
-// Global ids (the pieces' own, else numbered from `point_base` / `cell_base`), ghost
-// markers (the pieces' own, else none) and the global counts, on every rank.
 void finish_local(MPI_Comm comm, Mesh& m, std::int64_t num_partitions, bool number_points, bool number_cells) {
   const std::int64_t point_base = prefix(comm, static_cast<std::int64_t>(m.num_points()));
   const std::int64_t cell_base = prefix(comm, static_cast<std::int64_t>(m.num_cells()));
@@ -138,6 +64,13 @@ void finish_local(MPI_Comm comm, Mesh& m, std::int64_t num_partitions, bool numb
   m.field_data["num_partitions"] = NDArray::from_vector<std::int64_t>({num_partitions});
 }
 
+}  // namespace mpi_detail
+
+namespace {
+
+using namespace mpi_detail;
+namespace fs = std::filesystem;
+
 // ---------------------------------------------------------------------------------------
 // Layout 1: PVTU
 
@@ -163,8 +96,6 @@ Mesh read_pvtu(const std::string& path, MPI_Comm comm, const Options& options) {
   return m;
 }
 
-// Length-prefixed fields: the declarations of a piece, compared and sent as one string.
-void put(std::string& out, std::string_view s) { out.append(std::to_string(s.size())).append(":").append(s); }
 std::string serialize(const vtk_collection::Summary& s) {
   std::string out;
   put(out, s.byte_order);
@@ -181,13 +112,6 @@ std::string serialize(const vtk_collection::Summary& s) {
     for (const auto& d : *list) decl(d);
   }
   return out;
-}
-std::string take(std::string_view& in) {
-  const std::size_t colon = in.find(':');
-  const std::size_t n = std::stoull(std::string(in.substr(0, colon)));
-  std::string s(in.substr(colon + 1, n));
-  in.remove_prefix(colon + 1 + n);
-  return s;
 }
 vtk_collection::Summary deserialize(std::string_view in) {
   vtk_collection::Summary s;
@@ -371,8 +295,18 @@ Mesh read_gmsh_set(const std::string& path, MPI_Comm comm, const Options& option
 std::string layout_of(const std::string& path, const std::string& format, bool for_write) {
   const std::string name = format.empty() ? deduce_format(path, for_write).name : format;
   if (name == "pvtu" || name == "gmsh") return name;
+#ifdef MESHIOPP_HAVE_PARALLEL_HDF5
+  if (name == "vtkhdf") return name;
+  const char* hdf5_layouts = ", .vtkhdf (one HDF5 file, collective)";
+#else
+  if (name == "vtkhdf")
+    throw std::invalid_argument("parallel (MPI) " + std::string(for_write ? "write" : "read") + " of '" + path +
+                                "': VTKHDF needs meshio++ built with parallel HDF5 (Debian libhdf5-openmpi-dev and "
+                                "libnetcdf-mpi-dev); use .pvtu");
+  const char* hdf5_layouts = "";
+#endif
   throw std::invalid_argument("parallel (MPI) " + std::string(for_write ? "write" : "read") + " of '" + path + "': format '" +
-                              name + "' has no partitioned layout; use .pvtu (VTK parallel XML)" +
+                              name + "' has no partitioned layout; use .pvtu (VTK parallel XML)" + hdf5_layouts +
                               (for_write ? "" : " or Gmsh partitioned files (gmsh -part N -part_split)"));
 }
 
@@ -380,11 +314,18 @@ std::string layout_of(const std::string& path, const std::string& format, bool f
 
 Mesh read(const std::string& path, MPI_Comm comm, const std::string& format, const Options& options) {
   const std::string layout = layout_of(path, format, false);
+#ifdef MESHIOPP_HAVE_PARALLEL_HDF5
+  if (layout == "vtkhdf") return mpi_detail::read_vtkhdf(path, comm, options);
+#endif
   return layout == "pvtu" ? read_pvtu(path, comm, options) : read_gmsh_set(path, comm, options);
 }
 
 void write(const std::string& path, const Mesh& mesh, MPI_Comm comm, const std::string& format, const Options& options) {
-  if (layout_of(path, format, true) == "gmsh")
+  const std::string layout = layout_of(path, format, true);
+#ifdef MESHIOPP_HAVE_PARALLEL_HDF5
+  if (layout == "vtkhdf") return mpi_detail::write_vtkhdf(path, mesh, comm, options);
+#endif
+  if (layout == "gmsh")
     throw write_error(gmsh::kFormat, path,
                       "writing Gmsh partitioned files in parallel is not implemented; write the partitions as .pvtu "
                       "(VTK parallel XML), which VTK, ParaView and meshio++ read on any number of ranks");

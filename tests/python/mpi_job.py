@@ -3,10 +3,12 @@
 ``RESULT <json>`` that the test parses (every rank exits non-zero on a failed check).
 
 Modes:
-  write <dir> [empty]   partition the serial mesh (serial_mesh()) by contiguous cell ranges
-                        (with ``empty``: the last rank gets nothing), write <dir>/part.pvtu
-                        collectively, read it back on the same ranks and reassemble
-  read <dir>            read <dir>/part.pvtu (written by another rank count) and reassemble
+  write <dir> [empty] [ext=E]
+                        partition the serial mesh (serial_mesh()) by contiguous cell ranges
+                        (with ``empty``: the last rank gets nothing), write <dir>/part.E
+                        (E: pvtu, the default, or vtkhdf) collectively, read it back on the
+                        same ranks and reassemble
+  read <dir> [ext=E]    read <dir>/part.E (written by another rank count) and reassemble
   gmsh <dir>            read <dir>/g.msh (gmsh -part N -part_split output) collectively
   device                to_cupy(comm=) with the CuPy stand-in: the device each rank picks
 """
@@ -133,6 +135,7 @@ def finish(result):
 
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
+    ext = next((a.split("=", 1)[1] for a in args if a.startswith("ext=")), "pvtu")
     if mode == "write":
         folder, empty = args[0], "empty" in args
         serial = serial_mesh()
@@ -140,8 +143,8 @@ def main():
         parts = size - 1 if empty and size > 1 else size
         owners = np.array([c * parts // ncells for c in range(ncells)])
         local = my_part(serial, owners)
-        mio.write(os.path.join(folder, "part.pvtu"), local, comm=comm)
-        back = mio.read(os.path.join(folder, "part.pvtu"), comm=comm)
+        mio.write(os.path.join(folder, "part." + ext), local, comm=comm)
+        back = mio.read(os.path.join(folder, "part." + ext), comm=comm)
         if not empty:  # pieces == ranks: each rank reads back its own piece
             assert len(back.points) == len(local.points) and len(back.cells) == len(local.cells)
         whole = reassemble(back)
@@ -154,7 +157,7 @@ def main():
                 "serial_points": len(serial.points)})
     elif mode == "read":
         serial = serial_mesh()
-        back = mio.read(os.path.join(args[0], "part.pvtu"), comm=comm)
+        back = mio.read(os.path.join(args[0], "part." + ext), comm=comm)
         whole = reassemble(back)
         if rank == 0:
             check_equal(whole, serial)

@@ -42,14 +42,25 @@ def mpirun(n, *args, timeout=120):
     return json.loads(lines[0][len("RESULT "):])
 
 
+# The layouts: PVTU (a piece per rank) and, where the build has parallel HDF5, VTKHDF (one
+# file, written and read collectively).
+HAVE_PARALLEL_HDF5 = mio._flavour.parallel_build_exists()
+LAYOUTS = ["pvtu", pytest.param("vtkhdf", marks=pytest.mark.skipif(
+    not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)"))]
+
+
+@pytest.mark.parametrize("ext", LAYOUTS)
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_write_partitioned_then_reassemble_equals_serial(tmp_path, n):
-    r = mpirun(n, "write", tmp_path)
+def test_write_partitioned_then_reassemble_equals_serial(tmp_path, n, ext):
+    r = mpirun(n, "write", tmp_path, f"ext={ext}")
     assert r["global_num_cells"] == r["serial_cells"]
     assert r["global_num_points"] == r["serial_points"]  # shared points counted once: ghosts marked
     assert r["num_partitions"] == n
     assert sum(c[1] for c in r["counts"]) == r["serial_cells"]
-    assert len(list((tmp_path / "part").glob("part_*.vtu"))) == n
+    if ext == "pvtu":
+        assert len(list((tmp_path / "part").glob("part_*.vtu"))) == n
+    else:
+        assert [p.name for p in tmp_path.iterdir()] == ["part.vtkhdf"]  # one file, no temporary left
 
 
 @pytest.mark.parametrize("written,read", [(3, 2), (2, 4)])
@@ -62,10 +73,35 @@ def test_read_back_on_a_different_rank_count(tmp_path, written, read):
         assert (cells == 0) == (first == last), r["counts"]  # ranks past the pieces are empty, no hang
 
 
+@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@pytest.mark.parametrize("written,read", [(3, 1), (3, 2), (2, 3), (2, 4), (4, 3)])
+def test_vtkhdf_read_back_on_a_different_rank_count_splits_the_cells(tmp_path, written, read):
+    mpirun(written, "write", tmp_path, "ext=vtkhdf")
+    r = mpirun(read, "read", tmp_path, "ext=vtkhdf")  # reassembly equals the serial mesh (checked by the ranks)
+    assert r["num_partitions"] == written
+    cells = 50  # serial_mesh(): 7 x 5 cells, the left half as two triangles each
+    if read != written:  # a contiguous range of the file's cells per rank, whatever the partitions
+        assert [c[1] for c in r["counts"]] == [(k + 1) * cells // read - k * cells // read for k in range(read)]
+
+
+@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_vtkhdf_written_serially_reads_on_n_ranks(tmp_path, n):
+    from mpi_job import serial_mesh  # starts no MPI in this process
+
+    mio.write(tmp_path / "part.vtkhdf", serial_mesh())  # one partition, no global ids: the file's numbering
+    r = mpirun(n, "read", tmp_path, "ext=vtkhdf")  # reassembly equals the serial mesh (checked by the ranks)
+    assert r["num_partitions"] == 1
+    assert sum(c[1] for c in r["counts"]) == 50
+    assert sum(c[0] for c in r["counts"]) >= 48  # points used by several ranks are on each (ghosts but one)
+
+
+@pytest.mark.parametrize("ext", LAYOUTS)
 @pytest.mark.parametrize("n", [3])
-def test_a_rank_with_an_empty_partition(tmp_path, n):
-    r = mpirun(n, "write", tmp_path, "empty")
-    assert r["num_partitions"] == n - 1  # the empty rank wrote no piece
+def test_a_rank_with_an_empty_partition(tmp_path, n, ext):
+    r = mpirun(n, "write", tmp_path, "empty", f"ext={ext}")
+    # PVTU: the empty rank wrote no piece; VTKHDF: its partition is there, empty
+    assert r["num_partitions"] == (n - 1 if ext == "pvtu" else n)
     assert r["global_num_cells"] == r["serial_cells"]
     assert sorted(c[1] == 0 for c in r["counts"]) == [False] * (n - 1) + [True]  # read back on n ranks
 
@@ -104,6 +140,39 @@ def test_vtk_reads_the_pvtu_we_wrote_with_the_serial_arrays(tmp_path, n):
     assert np.allclose(point_data["v"], serial.point_data["v"][gid])
     assert point_data["vtkGhostType"].dtype == np.uint8
     assert np.count_nonzero(point_data["vtkGhostType"] == 0) == len(serial.points)
+
+
+@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@pytest.mark.parametrize("n", [3])
+def test_vtk_reads_the_vtkhdf_we_wrote_collectively_as_a_partitioned_grid(tmp_path, n):
+    vtk = pytest.importorskip("vtk")
+    from vtk.util.numpy_support import vtk_to_numpy
+    from mpi_job import serial_mesh  # starts no MPI in this process
+
+    serial = serial_mesh()
+    r = mpirun(n, "write", tmp_path, "ext=vtkhdf")
+    reader = vtk.vtkHDFReader()
+    reader.SetFileName(str(tmp_path / "part.vtkhdf"))
+    reader.Update()
+    grid = reader.GetOutput()
+    pd, cd = grid.GetPointData(), grid.GetCellData()
+    cell_data = {cd.GetArrayName(i): vtk_to_numpy(cd.GetArray(i)) for i in range(cd.GetNumberOfArrays())}
+    point_data = {pd.GetArrayName(i): vtk_to_numpy(pd.GetArray(i)) for i in range(pd.GetNumberOfArrays())}
+    ncells = sum(len(b.data) for b in serial.cells)
+    assert grid.GetNumberOfCells() == ncells
+    assert grid.GetNumberOfPoints() == sum(c[0] for c in r["counts"])  # each partition's points, shared ones per partition
+    assert np.array_equal(cell_data["w"], np.concatenate(serial.cell_data["w"]))  # partitions in rank order
+    assert np.array_equal(cell_data["global_cell_ids"], np.arange(ncells))
+    gid = point_data["global_point_ids"]
+    assert np.array_equal(vtk_to_numpy(grid.GetPoints().GetData()), serial.points[gid])
+    assert np.allclose(point_data["v"], serial.point_data["v"][gid])
+    assert np.count_nonzero(point_data["vtkGhostType"] == 0) == len(serial.points)
+    # and partition by partition, as a parallel VTK pipeline asks for them
+    for piece, (points, cells) in enumerate(r["counts"]):
+        reader = vtk.vtkHDFReader()
+        reader.SetFileName(str(tmp_path / "part.vtkhdf"))
+        reader.UpdatePiece(piece, n, 0)
+        assert (reader.GetOutput().GetNumberOfPoints(), reader.GetOutput().GetNumberOfCells()) == (points, cells)
 
 
 GEO = """SetFactory("OpenCASCADE");
@@ -235,3 +304,62 @@ def test_parallel_write_of_gmsh_names_pvtu_and_other_formats_are_refused(tmp_pat
         "print('REFUSED BOTH')\n"
     )
     assert "REFUSED BOTH" in mpirun_python(1, ["-c", code]).stdout
+
+
+# --- one HDF5 per process: which build of the extension a process loads (docs/parallel.md)
+
+def test_flavour_follows_the_override_then_h5py_then_the_launcher():
+    from meshioplusplus._flavour import wants_parallel
+
+    class H5py:
+        def __init__(self, mpi):
+            self.get_config = lambda: type("Config", (), {"mpi": mpi})()
+
+    assert not wants_parallel({}, {})
+    assert wants_parallel({"OMPI_COMM_WORLD_SIZE": "2"}, {})          # started by Open MPI's mpirun
+    assert wants_parallel({"MPI_LOCALNRANKS": "2"}, {})               # by MPICH's Hydra
+    assert wants_parallel({"H5PY_ALWAYS_USE_MPI": "1"}, {})           # Debian h5py's own switch
+    assert not wants_parallel({"OMPI_COMM_WORLD_SIZE": "2"}, {"h5py": H5py(False)})  # h5py went serial: follow it
+    assert wants_parallel({}, {"h5py": H5py(True)})
+    assert not wants_parallel({"MESHIOPP_HDF5": "serial", "OMPI_COMM_WORLD_SIZE": "2"}, {"h5py": H5py(True)})
+    assert wants_parallel({"MESHIOPP_HDF5": "Parallel"}, {})
+    with pytest.raises(ImportError, match="MESHIOPP_HDF5='both'"):
+        wants_parallel({"MESHIOPP_HDF5": "both"}, {})
+
+
+MAPPED_HDF5 = ("import h5py, meshioplusplus as mio\n"
+               "libs = sorted({l.split()[-1].rsplit('/', 1)[-1] for l in open('/proc/self/maps') if 'libhdf5' in l})\n"
+               "print('RESULT', mio._flavour.is_parallel(mio._core), h5py.get_config().mpi, libs)\n")
+
+
+@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@pytest.mark.parametrize("h5py_first", [True, False])
+def test_under_mpirun_meshioplusplus_and_h5py_share_the_parallel_libhdf5(h5py_first):
+    code = MAPPED_HDF5 if h5py_first else MAPPED_HDF5.replace("import h5py, meshioplusplus as mio", "import meshioplusplus as mio, h5py")
+    out = mpirun_python(2, ["-c", code]).stdout
+    lines = [line for line in out.splitlines() if line.startswith("RESULT")]
+    assert len(lines) == 2, out
+    for line in lines:
+        parallel_core, h5py_mpi, libs = line.split(" ", 3)[1:]
+        assert (parallel_core, h5py_mpi) == ("True", "True"), line
+        libs = eval(libs)
+        assert libs and all(name.startswith("libhdf5_openmpi") for name in libs), libs  # no libhdf5_serial beside it
+
+
+@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+def test_comm_in_a_serial_process_names_the_way_to_the_parallel_build(tmp_path):
+    code = ("from mpi4py import MPI\nimport meshioplusplus as mio\n"
+            f"try:\n    mio.read({str(tmp_path / 'x.vtkhdf')!r}, comm=MPI.COMM_WORLD)\n"
+            "except mio.ReadError as e:\n    print(e)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "H5PY_", "MESHIOPP_HDF5"))}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True).stdout
+    assert "loaded the serial one" in out and "MESHIOPP_HDF5=parallel" in out, out
+    # With the override, the same process shape (a singleton MPI job) reads and writes VTKHDF.
+    code = ("from mpi4py import MPI\nimport numpy as np, meshioplusplus as mio\n"
+            "m = mio.Mesh(np.eye(3), [('triangle', np.array([[0, 1, 2]]))])\n"
+            f"mio.write({str(tmp_path / 'x.vtkhdf')!r}, m, comm=MPI.COMM_WORLD)\n"
+            f"back = mio.read({str(tmp_path / 'x.vtkhdf')!r}, comm=MPI.COMM_WORLD)\n"
+            "print('RESULT', mio._flavour.is_parallel(mio._core), back.points.tolist(), back.point_data['global_point_ids'].tolist())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         env=dict(env, MESHIOPP_HDF5="parallel")).stdout
+    assert "RESULT True [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]] [0, 1, 2]" in out, out

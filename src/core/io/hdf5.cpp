@@ -182,25 +182,25 @@ void fail(const Context& ctx, std::string_view what) {
   throw read_error(ctx.format, ctx.path, text);
 }
 
-Handle open_file(const Context& ctx) {
+Handle open_file(const Context& ctx, hid_t access) {
   Session session;
-  if (const auto id = file_identity(ctx.path); id && failed_files().count(*id)) {
+  if (const auto id = file_identity(ctx.path); access == H5P_DEFAULT && id && failed_files().count(*id)) {
     const FileBytes bytes(ctx.path, ctx.format);
     return open_file_image(ctx, bytes.data(), bytes.size());
   }
   std::error_code ec;
   if (std::filesystem::is_regular_file(ctx.path, ec) && std::filesystem::file_size(ctx.path, ec) == 0 && !ec)
     fail(ctx, "cannot open as an HDF5 file: it is empty");  // as open_file_image says
-  Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Handle file(H5Fopen(ctx.path.c_str(), H5F_ACC_RDONLY, access), H5Fclose);
   if (!file) fail(ctx, "cannot open as an HDF5 file");
-  const FileBytes bytes(ctx.path, ctx.format);  // mapped: only the object headers' pages are read
+  const FileBytes bytes(ctx.path, ctx.format, /*populate=*/false);  // mapped lazily: only the object headers' pages are read
   check_layouts(ctx, file.get(), bytes.data(), bytes.size());
   return file;
 }
 
-Handle create_file(const Context& ctx, const std::string& path) {
+Handle create_file(const Context& ctx, const std::string& path, hid_t access) {
   Session session;
-  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose);
   if (!file) fail(ctx, "cannot create the HDF5 file " + path);
   return file;
 }
@@ -448,6 +448,11 @@ RowSelection select_rows(hid_t dataset, std::uint64_t first, const NDArray::Shap
   std::vector<hsize_t> start(shape.size(), 0), counts(shape.begin(), shape.end());
   start[0] = first;
   sel.memory = Handle(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), H5Sclose);
+  if (!shape.empty() && shape[0] == 0) {  // no rows: nothing selected (a collective call still takes part)
+    if (sel.file && H5Sselect_none(sel.file.get()) < 0) sel.file.reset();
+    if (sel.memory && H5Sselect_none(sel.memory.get()) < 0) sel.memory.reset();
+    return sel;
+  }
   if (sel.file && H5Sget_simple_extent_type(sel.file.get()) == H5S_SIMPLE &&
       H5Sselect_hyperslab(sel.file.get(), H5S_SELECT_SET, start.data(), nullptr, counts.data(), nullptr) < 0)
     sel.file.reset();
@@ -611,7 +616,7 @@ NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& pat
 }
 
 NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
-                  std::size_t file_bytes) {
+                  std::size_t file_bytes, hid_t transfer) {
   Session session;
   Checked c = open_checked(ctx, loc, path, file_bytes);
   const std::uint64_t rows = c.shape[0];
@@ -621,10 +626,10 @@ NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::u
   NDArray::Shape shape = c.shape;
   shape[0] = count;
   NDArray out = NDArray::uninit(c.dtype, shape);
-  if (out.size() == 0) return out;
+  if (out.size() == 0 && transfer == H5P_DEFAULT) return out;
   RowSelection sel = select_rows(c.dataset.get(), first, shape);
   if (!sel) fail(ctx, "dataset " + path + ": cannot select rows");
-  if (H5Dread(c.dataset.get(), native_type(c.dtype), sel.memory.get(), sel.file.get(), H5P_DEFAULT, out.raw()) < 0)
+  if (H5Dread(c.dataset.get(), native_type(c.dtype), sel.memory.get(), sel.file.get(), transfer, out.raw()) < 0)
     fail(ctx, "cannot read dataset " + path);
   return out;
 }
@@ -710,12 +715,12 @@ Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DT
   return dataset;
 }
 
-void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows) {
+void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows, hid_t transfer) {
   Session session;
-  if (rows.size() == 0) return;
+  if (rows.size() == 0 && transfer == H5P_DEFAULT) return;
   RowSelection sel = select_rows(dataset, first, rows.shape());
   if (!sel) fail(ctx, "cannot select rows " + std::to_string(first) + ".. of a dataset");
-  if (H5Dwrite(dataset, native_type(rows.dtype()), sel.memory.get(), sel.file.get(), H5P_DEFAULT, rows.raw()) < 0)
+  if (H5Dwrite(dataset, native_type(rows.dtype()), sel.memory.get(), sel.file.get(), transfer, rows.raw()) < 0)
     fail(ctx, "cannot write rows " + std::to_string(first) + ".. of a dataset");
 }
 

@@ -103,9 +103,10 @@ class Session {
 // innermost message>", and clears HDF5's error stack.
 [[noreturn]] void fail(const Context& ctx, std::string_view what);
 
-// Files. open_file() is read-only; create_file() truncates.
-Handle open_file(const Context& ctx);
-Handle create_file(const Context& ctx, const std::string& path);
+// Files. open_file() is read-only; create_file() truncates. `access`: a file access
+// property list (an MPI-IO one makes the call collective).
+Handle open_file(const Context& ctx, hid_t access = H5P_DEFAULT);
+Handle create_file(const Context& ctx, const std::string& path, hid_t access = H5P_DEFAULT);
 // A read-only file opened from its bytes (HDF5's core driver; HDF5 copies them): for a
 // pipe or a character device, which HDF5 cannot seek, read whole first (io::FileBytes).
 Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
@@ -160,9 +161,10 @@ bool exists(hid_t loc, const std::string& path);
 NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
 // Rows [first, first + count) along the first axis of dataset `path`, with read_dataset's
 // checks (of the whole dataset); a range past the last row is a ReadError naming the
-// dataset, its rows and the range.
+// dataset, its rows and the range. `transfer`: a dataset transfer property list (a
+// collective MPI-IO one: every rank then calls, also with count 0).
 NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
-                  std::size_t file_bytes);
+                  std::size_t file_bytes, hid_t transfer = H5P_DEFAULT);
 // read_dataset(), and a dataset whose type is an HDF5 array of integers or floats (MOAB's
 // multi-value tags) gives the dataspace's shape followed by the array's dimensions.
 NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
@@ -200,8 +202,8 @@ void write_dataset(const Context& ctx, hid_t loc, const std::string& name, const
 // values: each partition then writes its own rows with write_rows().
 Handle create_dataset(const Context& ctx, hid_t loc, const std::string& name, DType dtype, const NDArray::Shape& shape);
 // `rows` (its trailing dimensions those of the dataset) as rows [first, first + rows.dim(0))
-// of `dataset`.
-void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows);
+// of `dataset`. `transfer` as read_rows'.
+void write_rows(const Context& ctx, hid_t dataset, std::uint64_t first, const NDArray& rows, hid_t transfer = H5P_DEFAULT);
 
 // Strings as h5py writes them: an attribute of one variable-length UTF-8 string (what
 // h5py reads back as a str), and a dataset of fixed-length null-padded strings (numpy's

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,20 @@ struct Layout {
   std::size_t size() const { return parts.size(); }
 };
 Layout make_layout(std::vector<PartitionCounts> parts);
+
+// One partition's arrays as the file holds them (the serial writer's, and each rank's in
+// the collective writer of src/mpi/): regions become int data as in VTU (sets_as_data),
+// data arrays of more than two dimensions become (rows, components).
+struct Partition {
+  NDArray points;  // (n, 3)
+  vtk::FlatOut flat;
+  NDArray offsets;  // (cells + 1,) int64, from 0
+  NDArray types;    // (cells,) uint8
+  std::map<std::string, NDArray> point_data, cell_data;  // (rows, k) or (rows,)
+  PartitionCounts counts() const { return {points.dim(0), types.size(), flat.connectivity.size()}; }
+};
+// WriteError (polyhedra) or std::invalid_argument (cell data not matching the blocks).
+Partition prepare_partition(const Mesh& mesh, const std::string& path);
 
 using FailFn = std::function<void(const std::string&)>;  // must throw
 // The layout the count datasets declare (each (P,), P >= 1, values >= 0, totals without

@@ -19,21 +19,13 @@ namespace meshioplusplus::vtkhdf {
 
 namespace {
 
-// One partition's arrays as the file holds them.
-struct Partition {
-  NDArray points;  // (n, 3)
-  vtk::FlatOut flat;
-  NDArray offsets;  // (cells + 1,) int64, from 0
-  NDArray types;    // (cells,) uint8
-  std::map<std::string, NDArray> point_data, cell_data;  // (rows, k) or (rows,)
-  PartitionCounts counts() const { return {points.dim(0), types.size(), flat.connectivity.size()}; }
-};
-
 // Data arrays of more than two dimensions are flattened to (rows, components), as VTK
 // holds them (its reader takes at most one component axis).
 NDArray as_rows(const NDArray& a) { return a.ndim() > 2 ? a.reshaped({a.dim(0), a.row_size()}) : a; }
 
-Partition prepare(const Mesh& input, const std::string& path) {
+}  // namespace
+
+Partition prepare_partition(const Mesh& input, const std::string& path) {
   const Mesh mesh = sets_as_data(input);  // as VTU: sets become int data, as meshio writes them
   Partition p;
   const NDArray pts = vtk::points_3d(mesh.points);
@@ -48,6 +40,8 @@ Partition prepare(const Mesh& input, const std::string& path) {
     p.cell_data[name] = as_rows(vtk::concat_cell_data(name, list, "vtkhdf", path));
   return p;
 }
+
+namespace {
 
 // The partitions must declare the same arrays with the same dtypes and widths (each
 // dataset is every partition's rows).
@@ -163,7 +157,7 @@ void write_vtkhdf(const std::string& path, const Mesh& mesh, const Options& opti
   OptionReader opts(options, "vtkhdf");
   opts.finish();
   std::vector<Partition> parts;
-  parts.push_back(prepare(mesh, path));
+  parts.push_back(prepare_partition(mesh, path));
   write_partitions(path, std::move(parts), mesh);
 }
 
@@ -172,7 +166,7 @@ void write_vtkhdf_pieces(const std::string& path, const std::vector<Mesh>& piece
   opts.finish();
   if (pieces.empty()) throw std::invalid_argument("vtkhdf: pieces: expected at least one mesh");
   std::vector<Partition> parts;
-  for (const Mesh& m : pieces) parts.push_back(prepare(m, path));
+  for (const Mesh& m : pieces) parts.push_back(prepare_partition(m, path));
   write_partitions(path, std::move(parts), pieces[0]);
 }
 

@@ -5,6 +5,8 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numeric>
 #include <string>
 
@@ -167,6 +169,93 @@ TEST(MpiErrors, OneRankFailingFailsEveryRankWithoutAHang) {
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank_of() == 0) fs::remove_all(dir);
 }
+
+#ifdef MESHIOPP_HAVE_PARALLEL_HDF5
+// Layout 3: one VTKHDF file written collectively, partition r = rank r.
+TEST(MpiVtkhdf, WriteThenReadOnTheSameRanksGivesEachRankItsPartition) {
+  const std::string dir = shared_dir("vtkhdf_same");
+  const int cells = 9;
+  const mpp::Mesh part = strip_part(cells, rank_of(), size_of());
+  mpp::write(dir + "/strip.vtkhdf", part, MPI_COMM_WORLD);
+  const mpp::Mesh back = mpp::read(dir + "/strip.vtkhdf", MPI_COMM_WORLD);
+  EXPECT_EQ(back.num_points(), part.num_points());
+  EXPECT_EQ(back.num_cells(), part.num_cells());
+  EXPECT_EQ(field(back, "num_partitions"), size_of());  // an empty rank's partition is there, empty
+  EXPECT_EQ(field(back, "global_num_cells"), cells);
+  EXPECT_EQ(field(back, "global_num_points"), 2 * (cells + 1));
+  if (part.num_cells()) {
+    const auto& ids = back.cell_data.at(mpp::kGlobalCellIds)[0];
+    const auto& values = back.cell_data.at("value")[0];
+    for (std::size_t j = 0; j < ids.size(); ++j) EXPECT_DOUBLE_EQ(values.data<double>()[j], 0.5 * ids.data<std::int64_t>()[j]);
+  }
+  // The serial reader sees every partition: the whole strip, copies of shared points included.
+  if (rank_of() == 0) {
+    const mpp::Mesh whole = mpp::read(dir + "/strip.vtkhdf");
+    EXPECT_EQ(whole.num_cells(), static_cast<std::size_t>(cells));
+    EXPECT_EQ(mpp::read(dir + "/strip.vtkhdf", "", {{"piece", std::to_string(size_of() - 1)}}).num_cells(),
+              static_cast<std::size_t>(cells - (size_of() - 1) * cells / size_of()));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_of() == 0) fs::remove_all(dir);
+}
+
+TEST(MpiVtkhdf, OnePartitionReadOnAnyRankCountSplitsTheCellsAndOwnsEachPointOnce) {
+  const std::string dir = shared_dir("vtkhdf_split");
+  const int cells = 10;
+  if (rank_of() == 0) {
+    mpp::Mesh whole = strip_part(cells, 0, 1);
+    whole.point_data.clear();  // no ids, no ghosts: the file's numbering
+    whole.cell_data.erase(mpp::kGlobalCellIds);
+    whole.cell_data.erase(mpp::kGhostType);
+    mpp::write(dir + "/one.vtkhdf", whole);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const mpp::Mesh m = mpp::read(dir + "/one.vtkhdf", MPI_COMM_WORLD);
+  const int r = rank_of(), s = size_of();
+  const int c0 = r * cells / s, c1 = (r + 1) * cells / s;
+  ASSERT_EQ(m.num_cells(), static_cast<std::size_t>(c1 - c0));
+  EXPECT_EQ(m.num_points(), c1 > c0 ? static_cast<std::size_t>(2 * (c1 - c0 + 1)) : 0u);
+  EXPECT_EQ(field(m, "global_num_points"), 2 * (cells + 1));  // each shared point owned by one rank
+  EXPECT_EQ(field(m, "global_num_cells"), cells);
+  const auto* pid = m.point_data.at(mpp::kGlobalPointIds).data<std::int64_t>();
+  const auto* ghost = m.point_data.at(mpp::kGhostType).data<std::uint8_t>();
+  for (std::size_t i = 0; i < m.num_points(); ++i) {
+    EXPECT_EQ(pid[i], 2 * c0 + static_cast<std::int64_t>(i));
+    EXPECT_DOUBLE_EQ(m.points.data<double>()[3 * i], static_cast<double>(pid[i] / 2));
+    EXPECT_EQ(ghost[i], (i < 2 && c0 > 0) ? mpp::kDuplicatePoint : 0) << "point " << pid[i];  // the lower rank owns
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (r == 0) fs::remove_all(dir);
+}
+
+TEST(MpiVtkhdf, ArraysThatDifferBetweenRanksFailEveryRankAndKeepTheOldFile) {
+  const std::string dir = shared_dir("vtkhdf_fail");
+  if (rank_of() == 0) {
+    std::ofstream(dir + "/keep.vtkhdf") << "the user's file";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  mpp::Mesh part = strip_part(8, rank_of(), size_of());
+  const bool odd_one = rank_of() == size_of() - 1 && part.num_cells();
+  if (odd_one) part.cell_data["extra"] = {mpp::NDArray::zeros(mpp::DType::float64, {part.num_cells()})};
+  if (size_of() > 1 || part.num_cells()) {
+    try {
+      mpp::write(dir + "/keep.vtkhdf", part, MPI_COMM_WORLD);
+      if (size_of() > 1) ADD_FAILURE() << "expected an error on every rank";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("extra"), std::string::npos) << e.what();
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (size_of() > 1) {
+    std::ifstream in(dir + "/keep.vtkhdf");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "the user's file");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);  // no temporary left
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_of() == 0) fs::remove_all(dir);
+}
+#endif
 
 }  // namespace
 

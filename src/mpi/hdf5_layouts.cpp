@@ -1,0 +1,561 @@
+// meshio++ MPI layout 3: VTKHDF, one file for every rank, written and read collectively
+// through parallel HDF5 over MPI-IO (docs/parallel.md).
+// Specs: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html ("HDF file
+// formats"); https://docs.hdfgroup.org/hdf5/v1_10/ (H5Pset_fapl_mpio, H5Pset_dxpl_mpio,
+// "Collective Calling Requirements in Parallel HDF5 Applications").
+//
+// Write: each rank prepares its partition as the serial writer does (prepare_partition);
+// the first rank holding anything declares the arrays (one Bcast) and every other rank
+// checks its own against that declaration (an empty rank takes it); the rows each
+// partition starts at come from one MPI_Exscan, the totals from one MPI_Allreduce. Every
+// rank then creates every group, attribute and dataset with the same arguments (parallel
+// HDF5's rule for metadata) and writes its rows with one collective H5Dwrite per dataset
+// (a rank with no rows takes part with an empty selection). The file is made under a
+// temporary name beside `path` and renamed by rank 0 once closed: a failure never leaves a
+// partial file at `path`, nor loses the one there. Partition r is rank r's part, so VTK
+// reads the file as a partitioned grid.
+//
+// Read on R ranks of a file of P partitions: every rank reads the three count datasets
+// (P values). P == R: rank r reads partition r (its rows of every dataset, collectively).
+// Otherwise rank r reads the cells [r*C/R, (r+1)*C/R) of the whole file (each dataset's
+// rows in one contiguous collective read) and the points those cells use. The owner of a
+// point (the rank where it is not a ghost) is the lowest rank using it, settled by its
+// "home" rank (the one whose share [r*N/R, (r+1)*N/R) of the file's points holds it) in
+// one MPI_Alltoall and two MPI_Alltoallv; a point no cell uses is read by its home rank.
+// The points are read in windows of nearby rows (independent reads, at most
+// kWindowBytes per window), so no rank holds more than its own points plus one window.
+// The number of collective calls depends on the number of datasets, never on the cells.
+#include <mpi.h>
+
+#include "mpi/mpi_internal.hpp"
+
+#ifdef MESHIOPP_HAVE_PARALLEL_HDF5
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/io/hdf5.hpp"
+#include "formats/vtk_common/cell_blocks.hpp"
+#include "formats/vtkhdf/vtkhdf_internal.hpp"
+#include "meshioplusplus/errors.hpp"
+#include "meshioplusplus/warnings.hpp"
+
+namespace meshioplusplus::mpi_detail {
+
+namespace {
+
+namespace h5 = io::hdf5;
+namespace fs = std::filesystem;
+
+constexpr const char* kFormat = "vtkhdf";
+constexpr std::size_t kWindowBytes = std::size_t(4) << 20;
+
+// File access over MPI-IO on `comm`, metadata read and written collectively.
+h5::Handle mpio_access(const h5::Context& ctx, MPI_Comm comm) {
+  h5::Session session;
+  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL) < 0 ||
+      H5Pset_all_coll_metadata_ops(fapl.get(), true) < 0 || H5Pset_coll_metadata_write(fapl.get(), true) < 0)
+    h5::fail(ctx, "cannot set up MPI-IO file access");
+  return fapl;
+}
+
+h5::Handle transfer(const h5::Context& ctx, H5FD_mpio_xfer_t mode) {
+  h5::Session session;
+  h5::Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  if (!dxpl || H5Pset_dxpl_mpio(dxpl.get(), mode) < 0) h5::fail(ctx, "cannot set up an MPI-IO transfer");
+  return dxpl;
+}
+
+// ---------------------------------------------------------------------------------------
+// Declarations: the arrays every partition holds, sent from one rank as one string.
+
+struct Declared {
+  DType points = DType::float64;
+  struct Array {
+    std::string name;
+    DType dtype = DType::float64;
+    NDArray::Shape trailing;  // the shape after the rows
+  };
+  std::vector<Array> point_data, cell_data, field_data;  // field data: its whole shape in `trailing`
+};
+
+void put_array(std::string& out, const std::string& name, const NDArray& a, bool whole) {
+  put(out, name);
+  put(out, std::to_string(static_cast<int>(a.dtype())));
+  const NDArray::Shape& s = a.shape();
+  put(out, std::to_string(s.size() - (whole ? 0 : 1)));
+  for (std::size_t i = whole ? 0 : 1; i < s.size(); ++i) put(out, std::to_string(s[i]));
+}
+
+std::string declare(const vtkhdf::Partition& p, const Mesh& mesh) {
+  std::string out;
+  put(out, std::to_string(static_cast<int>(p.points.dtype())));
+  for (const auto* list : {&p.point_data, &p.cell_data}) {
+    put(out, std::to_string(list->size()));
+    for (const auto& [name, a] : *list) put_array(out, name, a, false);
+  }
+  put(out, std::to_string(mesh.field_data.size()));
+  for (const auto& [name, a] : mesh.field_data) put_array(out, name, a, true);
+  return out;
+}
+
+Declared parse_declaration(std::string_view in) {
+  Declared d;
+  d.points = static_cast<DType>(std::stoi(take(in)));
+  for (auto* list : {&d.point_data, &d.cell_data, &d.field_data}) {
+    const std::size_t n = std::stoull(take(in));
+    for (std::size_t i = 0; i < n; ++i) {
+      Declared::Array a;
+      a.name = take(in);
+      a.dtype = static_cast<DType>(std::stoi(take(in)));
+      const std::size_t dims = std::stoull(take(in));
+      for (std::size_t k = 0; k < dims; ++k) a.trailing.push_back(std::stoull(take(in)));
+      list->push_back(std::move(a));
+    }
+  }
+  return d;
+}
+
+std::string describe(DType dtype, const NDArray::Shape& trailing) {
+  std::string s(dtype_name(dtype));
+  for (std::size_t n : trailing) s += " x " + std::to_string(n);
+  return s;
+}
+
+NDArray::Shape trailing_of(const NDArray& a) { return NDArray::Shape(a.shape().begin() + 1, a.shape().end()); }
+
+NDArray no_rows(DType dtype, const NDArray::Shape& trailing) {
+  NDArray::Shape s{0};
+  s.insert(s.end(), trailing.begin(), trailing.end());
+  return NDArray::zeros(dtype, s);
+}
+
+// This rank's arrays of kind `kind` checked against the declaration (a rank that holds
+// nothing gets empty arrays of the declared dtypes and widths instead).
+void conform(std::map<std::string, NDArray>& arrays, const std::vector<Declared::Array>& declared, bool empty,
+             const char* kind, int rank, int reference, const std::string& path) {
+  if (empty) {
+    arrays.clear();
+    for (const auto& d : declared) arrays[d.name] = no_rows(d.dtype, d.trailing);
+    return;
+  }
+  std::set<std::string> names;
+  for (const auto& d : declared) {
+    names.insert(d.name);
+    auto it = arrays.find(d.name);
+    const std::string theirs = "rank " + std::to_string(reference) + " holds " + describe(d.dtype, d.trailing);
+    if (it == arrays.end())
+      throw write_error(kFormat, path, std::string(kind) + " '" + d.name + "': " + theirs + ", rank " + std::to_string(rank) +
+                                           " has no such array: every rank must write the same arrays");
+    if (it->second.dtype() != d.dtype || trailing_of(it->second) != d.trailing)
+      throw write_error(kFormat, path, std::string(kind) + " '" + d.name + "': " + theirs + ", rank " + std::to_string(rank) + " " +
+                                           describe(it->second.dtype(), trailing_of(it->second)) +
+                                           ": every rank must write the same arrays");
+  }
+  for (const auto& [name, a] : arrays)
+    if (!names.count(name))
+      throw write_error(kFormat, path, std::string(kind) + " '" + name + "' is on rank " + std::to_string(rank) + " but not on rank " +
+                                           std::to_string(reference) + ": every rank must write the same arrays");
+}
+
+// A name for the file being written, beside `path`, chosen by rank 0.
+std::string temporary_name(MPI_Comm comm, const std::string& path) {
+  std::string name;
+  if (Ranks(comm).rank == 0) {
+    std::random_device device;
+    name = path + ".part-" + std::to_string(device()) + std::to_string(device());
+  }
+  unsigned long long length = name.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  name.resize(length);
+  MPI_Bcast(name.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
+  return name;
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading helpers
+
+// The first row of dataset `name` below `loc` and its shape's trailing part checked as the
+// serial reader checks them: `rows` rows, and (when `columns` is set) that many columns.
+void expect_shape(const h5::Context& ctx, hid_t loc, const std::string& name, std::uint64_t rows, std::size_t columns) {
+  const NDArray::Shape shape = h5::dataset_shape(ctx, loc, name);
+  const bool ok = columns ? shape.size() == 2 && shape[0] == rows && shape[1] == columns
+                          : shape.size() >= 1 && shape.size() <= 2 && shape[0] == rows;
+  if (!ok)
+    throw read_error(kFormat, ctx.path,
+                     "dataset " + name + ": " +
+                         expected_found(std::to_string(rows) + " rows" + (columns ? " of " + std::to_string(columns) + " values" : "") +
+                                            " (the partitions' total)",
+                                        h5::shape_text(shape)));
+}
+
+// Rows `ids` (sorted, unique) of dataset `name`, read in windows of nearby rows with
+// independent transfers: no rank holds more than its rows and one window.
+NDArray gather_rows(const h5::Context& ctx, hid_t loc, const std::string& name, const std::vector<std::int64_t>& ids,
+                    std::size_t file_bytes) {
+  const NDArray::Shape shape = h5::dataset_shape(ctx, loc, name);
+  NDArray::Shape out_shape = shape;
+  out_shape[0] = ids.size();
+  const NDArray probe = h5::read_rows(ctx, loc, name, 0, 0, file_bytes);
+  NDArray out = NDArray::uninit(probe.dtype(), out_shape);
+  const std::size_t row_bytes = dtype_size(probe.dtype()) * (shape.size() > 1 ? shape[1] : 1);
+  const std::uint64_t window_rows = std::max<std::uint64_t>(1, kWindowBytes / std::max<std::size_t>(row_bytes, 1));
+  auto* dst = static_cast<unsigned char*>(out.raw());
+  std::size_t i = 0;
+  while (i < ids.size()) {
+    const std::uint64_t first = static_cast<std::uint64_t>(ids[i]);
+    std::size_t j = i;
+    while (j + 1 < ids.size() && static_cast<std::uint64_t>(ids[j + 1]) - first < window_rows) ++j;
+    const std::uint64_t count = static_cast<std::uint64_t>(ids[j]) - first + 1;
+    const NDArray window = h5::read_rows(ctx, loc, name, first, count, file_bytes);
+    const auto* src = static_cast<const unsigned char*>(window.raw());
+    for (std::size_t k = i; k <= j; ++k, dst += row_bytes)
+      std::memcpy(dst, src + (static_cast<std::uint64_t>(ids[k]) - first) * row_bytes, row_bytes);
+    i = j + 1;
+  }
+  return out;
+}
+
+// Which rank holds global point g as its "home" among R ranks sharing N points.
+int home_rank(std::uint64_t g, std::uint64_t n, int size) {
+  const auto s = static_cast<std::uint64_t>(size);
+  auto r = static_cast<std::uint64_t>((static_cast<unsigned __int128>(g) * s) / std::max<std::uint64_t>(n, 1));
+  while (r + 1 < s && static_cast<std::uint64_t>((static_cast<unsigned __int128>(r + 1) * n) / s) <= g) ++r;
+  while (r > 0 && static_cast<std::uint64_t>((static_cast<unsigned __int128>(r) * n) / s) > g) --r;
+  return static_cast<int>(r);
+}
+
+// The owners of `used` (this rank's points, sorted and unique, file numbering), and the
+// points of this rank's home share that no rank uses (this rank adopts them).
+struct Ownership {
+  std::vector<int> owner;              // per entry of `used`
+  std::vector<std::int64_t> adopted;   // sorted
+};
+
+Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t num_points) {
+  const Ranks ranks(comm);
+  const auto size = static_cast<std::size_t>(ranks.size);
+  std::vector<int> send_counts(size, 0), recv_counts(size, 0);
+  for (std::int64_t g : used) ++send_counts[static_cast<std::size_t>(home_rank(static_cast<std::uint64_t>(g), num_points, ranks.size))];
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  std::vector<int> send_displs(size, 0), recv_displs(size, 0);
+  std::exclusive_scan(send_counts.begin(), send_counts.end(), send_displs.begin(), 0);
+  std::exclusive_scan(recv_counts.begin(), recv_counts.end(), recv_displs.begin(), 0);
+  const std::size_t received = static_cast<std::size_t>(recv_displs.back() + recv_counts.back());
+  std::vector<std::int64_t> asked(received);
+  // `used` is sorted, so each home's ids are one run of it: sent as they are.
+  MPI_Alltoallv(used.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, asked.data(), recv_counts.data(),
+                recv_displs.data(), MPI_INT64_T, comm);
+  // The lowest asking rank owns a point: the senders' runs arrive in rank order.
+  const auto share = ranks.range(num_points);
+  std::vector<int> owner_of(share.second - share.first, -1);
+  for (std::size_t r = 0; r < size; ++r)
+    for (int k = recv_displs[r]; k < recv_displs[r] + recv_counts[r]; ++k) {
+      int& o = owner_of[static_cast<std::size_t>(asked[static_cast<std::size_t>(k)]) - share.first];
+      if (o < 0) o = static_cast<int>(r);
+    }
+  std::vector<int> answers(received);
+  for (std::size_t k = 0; k < received; ++k) answers[k] = owner_of[static_cast<std::size_t>(asked[k]) - share.first];
+  Ownership out;
+  out.owner.resize(used.size());
+  MPI_Alltoallv(answers.data(), recv_counts.data(), recv_displs.data(), MPI_INT, out.owner.data(), send_counts.data(),
+                send_displs.data(), MPI_INT, comm);
+  for (std::size_t k = 0; k < owner_of.size(); ++k)
+    if (owner_of[k] < 0) out.adopted.push_back(static_cast<std::int64_t>(share.first + k));
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+
+void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, const Options& options) {
+  const Ranks ranks(comm);
+  vtkhdf::Partition part;
+  all_or_none<WriteError>(comm, [&] {
+    OptionReader opts(options, kFormat);
+    opts.finish();
+    mesh.validate();
+    part = vtkhdf::prepare_partition(mesh, path);
+  });
+  // The declaration comes from the first rank that holds points or cells (else rank 0).
+  const bool empty = part.points.dim(0) == 0 && part.types.size() == 0;
+  int reference = empty ? ranks.size : ranks.rank;
+  MPI_Allreduce(MPI_IN_PLACE, &reference, 1, MPI_INT, MPI_MIN, comm);
+  const bool all_empty = reference == ranks.size;
+  if (all_empty) reference = 0;
+  std::string text = ranks.rank == reference ? declare(part, mesh) : std::string();
+  unsigned long long length = text.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, reference, comm);
+  text.resize(length);
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, reference, comm);
+  Declared declared = parse_declaration(text);
+  // Points of one dtype in the file: float64 unless every rank holding points has the same.
+  int mixed = !empty && part.points.dtype() != declared.points;
+  MPI_Allreduce(MPI_IN_PLACE, &mixed, 1, MPI_INT, MPI_MAX, comm);
+  if (mixed) declared.points = DType::float64;
+  all_or_none<WriteError>(comm, [&] {
+    const bool take_declared = empty && !all_empty;
+    conform(part.point_data, declared.point_data, take_declared, "point data", ranks.rank, reference, path);
+    conform(part.cell_data, declared.cell_data, take_declared, "cell data", ranks.rank, reference, path);
+    if (part.points.dtype() != declared.points) part.points = part.points.as_dtype(declared.points);
+  });
+
+  // Where this rank's rows go: one Exscan, and the totals from one Allreduce.
+  const vtkhdf::PartitionCounts mine = part.counts();
+  std::int64_t counts[3] = {static_cast<std::int64_t>(mine.points), static_cast<std::int64_t>(mine.cells),
+                            static_cast<std::int64_t>(mine.connectivity)};
+  std::int64_t start[3] = {0, 0, 0}, total[3] = {0, 0, 0};
+  MPI_Exscan(counts, start, 3, MPI_INT64_T, MPI_SUM, comm);
+  if (ranks.rank == 0) start[0] = start[1] = start[2] = 0;
+  MPI_Allreduce(counts, total, 3, MPI_INT64_T, MPI_SUM, comm);
+  const auto nranks = static_cast<std::uint64_t>(ranks.size), rank = static_cast<std::uint64_t>(ranks.rank);
+  const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+
+  const std::string temporary = temporary_name(comm, path);
+  all_or_none<WriteError>(comm, [&] {
+    const h5::Context ctx{kFormat, path, true};
+    h5::Session session;
+    const h5::Handle access = mpio_access(ctx, comm);
+    const h5::Handle collective = transfer(ctx, H5FD_MPIO_COLLECTIVE);
+    const hid_t xfer = collective.get();
+    h5::Handle file = h5::create_file(ctx, temporary, access.get());
+    h5::Handle root = h5::create_group(ctx, file.get(), "VTKHDF");
+    h5::write_attribute(ctx, root.get(), "Version", NDArray::from_vector(std::vector<std::int64_t>{1, 0}));
+    h5::write_attribute(ctx, root.get(), "Type", std::string_view("UnstructuredGrid"));
+    // One dataset of `rows` rows shaped like `trailing`, this rank's `mine` written at `first`.
+    auto partitioned = [&](hid_t loc, const std::string& name, DType dtype, const NDArray::Shape& trailing, std::uint64_t rows,
+                           std::uint64_t first, const NDArray& mine_rows) {
+      NDArray::Shape shape{rows};
+      shape.insert(shape.end(), trailing.begin(), trailing.end());
+      const h5::Handle ds = h5::create_dataset(ctx, loc, name, dtype, shape);
+      h5::write_rows(ctx, ds.get(), first, mine_rows, xfer);
+    };
+    const char* count_names[3] = {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds"};
+    for (int k = 0; k < 3; ++k)
+      partitioned(root.get(), count_names[k], DType::int64, {}, nranks, rank, NDArray::from_vector(std::vector<std::int64_t>{counts[k]}));
+    partitioned(root.get(), "Points", declared.points, {3}, u(total[0]), u(start[0]), part.points);
+    partitioned(root.get(), "Connectivity", DType::int64, {}, u(total[2]), u(start[2]), part.flat.connectivity);
+    partitioned(root.get(), "Offsets", DType::int64, {}, u(total[1]) + nranks, u(start[1]) + rank, part.offsets);
+    partitioned(root.get(), "Types", DType::uint8, {}, u(total[1]), u(start[1]), part.types);
+    const h5::Handle point_data = h5::create_group(ctx, root.get(), "PointData");
+    for (const auto& d : declared.point_data)
+      partitioned(point_data.get(), d.name, d.dtype, d.trailing, u(total[0]), u(start[0]), part.point_data.at(d.name));
+    const h5::Handle cell_data = h5::create_group(ctx, root.get(), "CellData");
+    for (const auto& d : declared.cell_data)
+      partitioned(cell_data.get(), d.name, d.dtype, d.trailing, u(total[1]), u(start[1]), part.cell_data.at(d.name));
+    // Field data: the declaring rank's values, written by that rank alone.
+    const h5::Handle field_data = h5::create_group(ctx, root.get(), "FieldData");
+    for (const auto& d : declared.field_data) {
+      if (d.trailing.empty()) continue;
+      const NDArray::Shape rest(d.trailing.begin() + 1, d.trailing.end());
+      const bool writes = ranks.rank == reference;
+      partitioned(field_data.get(), d.name, d.dtype, rest, d.trailing[0], 0,
+                  writes ? mesh.field_data.at(d.name) : no_rows(d.dtype, rest));
+    }
+  });
+  // Closed everywhere: rank 0 puts the file in place (or removes it after a failure).
+  all_or_none<WriteError>(comm, [&] {
+    if (ranks.rank != 0) return;
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec) {
+      fs::remove(temporary, ec);
+      throw write_error(kFormat, path, "cannot put the written file in place: " + ec.message());
+    }
+  });
+}
+
+Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options) {
+  const Ranks ranks(comm);
+  all_or_none<ReadError>(comm, [&] {
+    OptionReader opts(options, kFormat);
+    opts.finish();
+  });
+  const h5::Context ctx{kFormat, path, false};
+  h5::Session session;  // HDF5's lock and silence for the whole read
+  h5::Handle access, collective, file, root;
+  std::size_t file_bytes = 0;
+  vtkhdf::Layout layout;
+  all_or_none<ReadError>(comm, [&] {
+    access = mpio_access(ctx, comm);
+    collective = transfer(ctx, H5FD_MPIO_COLLECTIVE);
+    std::error_code ec;
+    file_bytes = static_cast<std::size_t>(fs::file_size(path, ec));
+    if (ec) throw read_error(kFormat, path, "cannot open: " + ec.message());
+    file = h5::open_file(ctx, access.get());
+    if (!h5::exists(file.get(), "VTKHDF")) throw read_error(kFormat, path, "no group /VTKHDF: not a VTKHDF file");
+    root = h5::open_group(ctx, file.get(), "VTKHDF");
+    const std::optional<std::string> type = h5::read_string_attribute(ctx, root.get(), "Type");
+    if (type && *type != "UnstructuredGrid")
+      throw read_error(kFormat, path, "attribute Type of /VTKHDF: " + expected_found("UnstructuredGrid", *type) +
+                                          " (only UnstructuredGrid is read in parallel)");
+    const auto fail = [&](const std::string& what) { throw read_error(kFormat, path, what); };
+    layout = vtkhdf::layout_from_counts(h5::read_dataset(ctx, root.get(), "NumberOfPoints", file_bytes),
+                                        h5::read_dataset(ctx, root.get(), "NumberOfCells", file_bytes),
+                                        h5::read_dataset(ctx, root.get(), "NumberOfConnectivityIds", file_bytes), fail);
+    const std::size_t parts = layout.size();
+    expect_shape(ctx, root.get(), "Points", layout.point_start[parts], 3);
+    expect_shape(ctx, root.get(), "Types", layout.cell_start[parts], 0);
+    expect_shape(ctx, root.get(), "Offsets", layout.offsets_start[parts], 0);
+    expect_shape(ctx, root.get(), "Connectivity", layout.connectivity_start[parts], 0);
+  });
+  const std::size_t parts = layout.size();
+  const std::uint64_t total_points = layout.point_start[parts], total_cells = layout.cell_start[parts];
+  const hid_t xfer = collective.get();
+  const auto fail = [&](const std::string& what) { throw read_error(kFormat, path, what); };
+
+  // The names of the data arrays (every rank reads the same names: collective metadata).
+  std::vector<std::string> point_names, cell_names;
+  h5::Handle point_group, cell_group;
+  all_or_none<ReadError>(comm, [&] {
+    for (auto [group_name, names, group, rows] :
+         {std::tuple{"PointData", &point_names, &point_group, total_points}, std::tuple{"CellData", &cell_names, &cell_group, total_cells}}) {
+      if (!h5::exists(root.get(), group_name)) continue;
+      *group = h5::open_group(ctx, root.get(), group_name);
+      for (const std::string& n : h5::dataset_names(ctx, group->get())) {
+        expect_shape(ctx, group->get(), n, rows, 0);
+        names->push_back(n);
+      }
+    }
+  });
+
+  Mesh m = empty_mesh();
+  const bool own_partition = parts == static_cast<std::size_t>(ranks.size);
+  std::vector<std::int64_t> used;  // repartitioned: this rank's points, file numbering
+  Ownership ownership;
+  std::uint64_t c0 = 0, c1 = 0;    // repartitioned: this rank's cells
+  vtk::BlocksOut blocks;
+  all_or_none<ReadError>(comm, [&] {
+    if (own_partition) {
+      // Partition r, as the serial reader's piece=r.
+      const auto r = static_cast<std::size_t>(ranks.rank);
+      auto rows = [&](hid_t loc, const std::string& name, const std::vector<std::uint64_t>& start) {
+        return h5::read_rows(ctx, loc, name, start[r], start[r + 1] - start[r], file_bytes, xfer);
+      };
+      m.points = rows(root.get(), "Points", layout.point_start);
+      const vtk::FlatCells flat =
+          vtkhdf::flat_cells(layout, r, r + 1, rows(root.get(), "Offsets", layout.offsets_start),
+                             rows(root.get(), "Connectivity", layout.connectivity_start), rows(root.get(), "Types", layout.cell_start),
+                             fail);
+      blocks = vtk::blocks_from_flat(flat, m.points.dim(0), fail);
+      for (const std::string& n : point_names) m.point_data[n] = rows(point_group.get(), n, layout.point_start);
+      for (const std::string& n : cell_names) m.cell_data[n] = vtk::split_rows(rows(cell_group.get(), n, layout.cell_start), blocks);
+      return;
+    }
+    // Cells [c0, c1) of the file, in the partitions [p0, p1) they fall in.
+    const auto share = ranks.range(total_cells);
+    c0 = share.first, c1 = share.second;
+    const auto partition_of = [&](std::uint64_t cell) {  // the partition holding `cell` (cell < total)
+      return static_cast<std::size_t>(std::upper_bound(layout.cell_start.begin(), layout.cell_start.end(), cell) -
+                                      layout.cell_start.begin() - 1);
+    };
+    std::size_t p0 = 0, p1 = 0;
+    std::uint64_t offsets_first = 0, offsets_rows = 0;
+    if (c0 < c1) {
+      p0 = partition_of(c0);
+      p1 = partition_of(c1 - 1) + 1;
+      // Empty partitions between hold no cells but their one offsets row: skip their rows.
+      offsets_first = layout.offsets_start[p0] + (c0 - layout.cell_start[p0]);
+    }
+    // Offsets: per partition p its rows a..b (cells [a, b) of it) are contiguous in the file
+    // across partitions when the partitions between hold cells; empty ones are read too.
+    if (c0 < c1) offsets_rows = layout.offsets_start[p1 - 1] + (c1 - layout.cell_start[p1 - 1]) + 1 - offsets_first;
+    const NDArray offsets = h5::read_rows(ctx, root.get(), "Offsets", offsets_first, offsets_rows, file_bytes, xfer)
+                                .as_dtype(DType::int64);
+    const NDArray types = h5::read_rows(ctx, root.get(), "Types", c0, c1 - c0, file_bytes, xfer);
+    // The sub-partitions this rank reads: per partition its cell range, rebased offsets.
+    std::vector<vtkhdf::PartitionCounts> sub;
+    std::vector<std::uint64_t> conn_from, point_base;
+    NDArray sub_offsets = NDArray::uninit(DType::int64, {offsets_rows});
+    const auto* off = offsets.data<const std::int64_t>();
+    auto* sub_off = sub_offsets.data<std::int64_t>();
+    std::uint64_t row = 0, conn_first = 0, conn_count = 0;
+    for (std::size_t p = p0; p < p1; ++p) {
+      const std::uint64_t a = std::max(c0, layout.cell_start[p]) - layout.cell_start[p];
+      const std::uint64_t b = std::min(c1, layout.cell_start[p + 1]) - layout.cell_start[p];
+      const std::uint64_t conn_p = layout.parts[p].connectivity;
+      const std::int64_t lo = off[row], hi = off[row + (b - a)];
+      if (lo < 0 || hi < lo || static_cast<std::uint64_t>(hi) > conn_p || (a == 0 && lo != 0))
+        fail("dataset Offsets, partition " + std::to_string(p) + ": offsets " + std::to_string(lo) + ".." + std::to_string(hi) +
+             " of cells " + std::to_string(a) + ".." + std::to_string(b) + " out of range (NumberOfConnectivityIds " +
+             std::to_string(conn_p) + ")");
+      for (std::uint64_t i = 0; i <= b - a; ++i) sub_off[row + i] = off[row + i] - lo;
+      if (p == p0) conn_first = layout.connectivity_start[p] + static_cast<std::uint64_t>(lo);
+      conn_count = layout.connectivity_start[p] + static_cast<std::uint64_t>(hi) - conn_first;
+      sub.push_back({layout.parts[p].points, b - a, static_cast<std::uint64_t>(hi - lo)});
+      point_base.push_back(layout.point_start[p]);
+      row += b - a + 1;
+    }
+    const NDArray connectivity = h5::read_rows(ctx, root.get(), "Connectivity", conn_first, conn_count, file_bytes, xfer);
+    const vtkhdf::Layout sub_layout = vtkhdf::make_layout(std::move(sub));
+    vtk::FlatCells flat = vtkhdf::flat_cells(sub_layout, 0, sub_layout.size(), sub_offsets, connectivity, types, fail);
+    // Point ids: the sub-layout's numbering (partition bases from p0) to the file's.
+    auto* ids = flat.connectivity.data<std::int64_t>();
+    const auto base0 = static_cast<std::int64_t>(p0 < p1 ? layout.point_start[p0] : 0);
+    for (std::size_t i = 0; i < flat.connectivity.size(); ++i) ids[i] += base0;
+    used.assign(ids, ids + flat.connectivity.size());
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    for (std::size_t i = 0; i < flat.connectivity.size(); ++i)
+      ids[i] = std::lower_bound(used.begin(), used.end(), ids[i]) - used.begin();
+    blocks = vtk::blocks_from_flat(flat, used.size(), fail);
+    for (const std::string& n : cell_names)
+      m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes, xfer), blocks);
+  });
+  if (!own_partition) {
+    ownership = settle_owners(comm, used, total_points);
+    all_or_none<ReadError>(comm, [&] {
+      // This rank's points: the ones its cells use, then the unused ones it adopts.
+      std::vector<std::int64_t> rows = used;
+      rows.insert(rows.end(), ownership.adopted.begin(), ownership.adopted.end());
+      m.points = gather_rows(ctx, root.get(), "Points", rows, file_bytes);
+      for (const std::string& n : point_names) m.point_data[n] = gather_rows(ctx, point_group.get(), n, rows, file_bytes);
+      NDArray ghost = NDArray::zeros(DType::uint8, {rows.size()});
+      auto* g = ghost.data<std::uint8_t>();
+      for (std::size_t i = 0; i < used.size(); ++i)
+        if (ownership.owner[i] != ranks.rank) g[i] = kDuplicatePoint;
+      if (auto it = m.point_data.find(kGhostType); it != m.point_data.end()) {  // the file's own marks stay
+        const NDArray file_ghost = it->second.as_dtype(DType::uint8);
+        for (std::size_t i = 0; i < rows.size(); ++i) g[i] = std::max(g[i], file_ghost.data<const std::uint8_t>()[i]);
+      }
+      m.point_data[kGhostType] = ghost;
+      if (!m.point_data.count(kGlobalPointIds)) m.point_data[kGlobalPointIds] = NDArray::from_vector(rows);
+      if (!m.cell_data.count(kGlobalCellIds)) {
+        std::vector<NDArray> cell_ids;
+        for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+          cell_ids.push_back(iota(blocks.ends[b] - blocks.starts[b], static_cast<std::int64_t>(c0 + blocks.starts[b])));
+        m.cell_data[kGlobalCellIds] = std::move(cell_ids);
+      }
+    });
+  }
+  if (m.points.dtype() != DType::float32 && m.points.dtype() != DType::float64) m.points = m.points.as_dtype(DType::float64);
+  m.cells = std::move(blocks.blocks);
+  for (const std::string& note : blocks.skipped) m.warnings.push_back(note);
+  // Field data: every rank reads it (small, whole).
+  all_or_none<ReadError>(comm, [&] {
+    if (!h5::exists(root.get(), "FieldData")) return;
+    const h5::Handle g = h5::open_group(ctx, root.get(), "FieldData");
+    for (const std::string& name : h5::dataset_names(ctx, g.get()))
+      if (h5::is_numeric_dataset(ctx, g.get(), name)) m.field_data[name] = h5::read_dataset(ctx, g.get(), name, file_bytes);
+  });
+  root.reset(), point_group.reset(), cell_group.reset();
+  file.reset();  // collective close
+  // The file's own global ids when every rank found them (a file written by write()).
+  int have[2] = {m.point_data.count(kGlobalPointIds) ? 1 : 0, m.cell_data.count(kGlobalCellIds) ? 1 : 0};
+  MPI_Allreduce(MPI_IN_PLACE, have, 2, MPI_INT, MPI_MIN, comm);
+  finish_local(comm, m, static_cast<std::int64_t>(parts), !have[0], !have[1]);
+  return m;
+}
+
+}  // namespace meshioplusplus::mpi_detail
+
+#endif  // MESHIOPP_HAVE_PARALLEL_HDF5
