@@ -32,246 +32,23 @@
 #ifdef MESHIOPP_HAVE_PARALLEL_HDF5
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
-#include <map>
 #include <optional>
-#include <random>
-#include <set>
-#include <stdexcept>
 #include <tuple>
 
-#include "core/io/hdf5.hpp"
 #include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/vtkhdf/vtkhdf_internal.hpp"
 #include "meshioplusplus/errors.hpp"
-#include "meshioplusplus/warnings.hpp"
+#include "mpi/parallel_hdf5.hpp"
 
 namespace meshioplusplus::mpi_detail {
 
 namespace {
 
-namespace h5 = io::hdf5;
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "vtkhdf";
-constexpr std::size_t kWindowBytes = std::size_t(4) << 20;
-
-// File access over MPI-IO on `comm`, metadata read and written collectively.
-h5::Handle mpio_access(const h5::Context& ctx, MPI_Comm comm) {
-  h5::Session session;
-  h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  if (!fapl || H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL) < 0 ||
-      H5Pset_all_coll_metadata_ops(fapl.get(), true) < 0 || H5Pset_coll_metadata_write(fapl.get(), true) < 0)
-    h5::fail(ctx, "cannot set up MPI-IO file access");
-  return fapl;
-}
-
-h5::Handle transfer(const h5::Context& ctx, H5FD_mpio_xfer_t mode) {
-  h5::Session session;
-  h5::Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  if (!dxpl || H5Pset_dxpl_mpio(dxpl.get(), mode) < 0) h5::fail(ctx, "cannot set up an MPI-IO transfer");
-  return dxpl;
-}
-
-// ---------------------------------------------------------------------------------------
-// Declarations: the arrays every partition holds, sent from one rank as one string.
-
-struct Declared {
-  DType points = DType::float64;
-  struct Array {
-    std::string name;
-    DType dtype = DType::float64;
-    NDArray::Shape trailing;  // the shape after the rows
-  };
-  std::vector<Array> point_data, cell_data, field_data;  // field data: its whole shape in `trailing`
-};
-
-void put_array(std::string& out, const std::string& name, const NDArray& a, bool whole) {
-  put(out, name);
-  put(out, std::to_string(static_cast<int>(a.dtype())));
-  const NDArray::Shape& s = a.shape();
-  put(out, std::to_string(s.size() - (whole ? 0 : 1)));
-  for (std::size_t i = whole ? 0 : 1; i < s.size(); ++i) put(out, std::to_string(s[i]));
-}
-
-std::string declare(const vtkhdf::Partition& p, const Mesh& mesh) {
-  std::string out;
-  put(out, std::to_string(static_cast<int>(p.points.dtype())));
-  for (const auto* list : {&p.point_data, &p.cell_data}) {
-    put(out, std::to_string(list->size()));
-    for (const auto& [name, a] : *list) put_array(out, name, a, false);
-  }
-  put(out, std::to_string(mesh.field_data.size()));
-  for (const auto& [name, a] : mesh.field_data) put_array(out, name, a, true);
-  return out;
-}
-
-Declared parse_declaration(std::string_view in) {
-  Declared d;
-  d.points = static_cast<DType>(std::stoi(take(in)));
-  for (auto* list : {&d.point_data, &d.cell_data, &d.field_data}) {
-    const std::size_t n = std::stoull(take(in));
-    for (std::size_t i = 0; i < n; ++i) {
-      Declared::Array a;
-      a.name = take(in);
-      a.dtype = static_cast<DType>(std::stoi(take(in)));
-      const std::size_t dims = std::stoull(take(in));
-      for (std::size_t k = 0; k < dims; ++k) a.trailing.push_back(std::stoull(take(in)));
-      list->push_back(std::move(a));
-    }
-  }
-  return d;
-}
-
-std::string describe(DType dtype, const NDArray::Shape& trailing) {
-  std::string s(dtype_name(dtype));
-  for (std::size_t n : trailing) s += " x " + std::to_string(n);
-  return s;
-}
-
-NDArray::Shape trailing_of(const NDArray& a) { return NDArray::Shape(a.shape().begin() + 1, a.shape().end()); }
-
-NDArray no_rows(DType dtype, const NDArray::Shape& trailing) {
-  NDArray::Shape s{0};
-  s.insert(s.end(), trailing.begin(), trailing.end());
-  return NDArray::zeros(dtype, s);
-}
-
-// This rank's arrays of kind `kind` checked against the declaration (a rank that holds
-// nothing gets empty arrays of the declared dtypes and widths instead).
-void conform(std::map<std::string, NDArray>& arrays, const std::vector<Declared::Array>& declared, bool empty,
-             const char* kind, int rank, int reference, const std::string& path) {
-  if (empty) {
-    arrays.clear();
-    for (const auto& d : declared) arrays[d.name] = no_rows(d.dtype, d.trailing);
-    return;
-  }
-  std::set<std::string> names;
-  for (const auto& d : declared) {
-    names.insert(d.name);
-    auto it = arrays.find(d.name);
-    const std::string theirs = "rank " + std::to_string(reference) + " holds " + describe(d.dtype, d.trailing);
-    if (it == arrays.end())
-      throw write_error(kFormat, path, std::string(kind) + " '" + d.name + "': " + theirs + ", rank " + std::to_string(rank) +
-                                           " has no such array: every rank must write the same arrays");
-    if (it->second.dtype() != d.dtype || trailing_of(it->second) != d.trailing)
-      throw write_error(kFormat, path, std::string(kind) + " '" + d.name + "': " + theirs + ", rank " + std::to_string(rank) + " " +
-                                           describe(it->second.dtype(), trailing_of(it->second)) +
-                                           ": every rank must write the same arrays");
-  }
-  for (const auto& [name, a] : arrays)
-    if (!names.count(name))
-      throw write_error(kFormat, path, std::string(kind) + " '" + name + "' is on rank " + std::to_string(rank) + " but not on rank " +
-                                           std::to_string(reference) + ": every rank must write the same arrays");
-}
-
-// A name for the file being written, beside `path`, chosen by rank 0.
-std::string temporary_name(MPI_Comm comm, const std::string& path) {
-  std::string name;
-  if (Ranks(comm).rank == 0) {
-    std::random_device device;
-    name = path + ".part-" + std::to_string(device()) + std::to_string(device());
-  }
-  unsigned long long length = name.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  name.resize(length);
-  MPI_Bcast(name.data(), static_cast<int>(length), MPI_CHAR, 0, comm);
-  return name;
-}
-
-// ---------------------------------------------------------------------------------------
-// Reading helpers
-
-// The first row of dataset `name` below `loc` and its shape's trailing part checked as the
-// serial reader checks them: `rows` rows, and (when `columns` is set) that many columns.
-void expect_shape(const h5::Context& ctx, hid_t loc, const std::string& name, std::uint64_t rows, std::size_t columns) {
-  const NDArray::Shape shape = h5::dataset_shape(ctx, loc, name);
-  const bool ok = columns ? shape.size() == 2 && shape[0] == rows && shape[1] == columns
-                          : shape.size() >= 1 && shape.size() <= 2 && shape[0] == rows;
-  if (!ok)
-    throw read_error(kFormat, ctx.path,
-                     "dataset " + name + ": " +
-                         expected_found(std::to_string(rows) + " rows" + (columns ? " of " + std::to_string(columns) + " values" : "") +
-                                            " (the partitions' total)",
-                                        h5::shape_text(shape)));
-}
-
-// Rows `ids` (sorted, unique) of dataset `name`, read in windows of nearby rows with
-// independent transfers: no rank holds more than its rows and one window.
-NDArray gather_rows(const h5::Context& ctx, hid_t loc, const std::string& name, const std::vector<std::int64_t>& ids,
-                    std::size_t file_bytes) {
-  const NDArray::Shape shape = h5::dataset_shape(ctx, loc, name);
-  NDArray::Shape out_shape = shape;
-  out_shape[0] = ids.size();
-  const NDArray probe = h5::read_rows(ctx, loc, name, 0, 0, file_bytes);
-  NDArray out = NDArray::uninit(probe.dtype(), out_shape);
-  const std::size_t row_bytes = dtype_size(probe.dtype()) * (shape.size() > 1 ? shape[1] : 1);
-  const std::uint64_t window_rows = std::max<std::uint64_t>(1, kWindowBytes / std::max<std::size_t>(row_bytes, 1));
-  auto* dst = static_cast<unsigned char*>(out.raw());
-  std::size_t i = 0;
-  while (i < ids.size()) {
-    const std::uint64_t first = static_cast<std::uint64_t>(ids[i]);
-    std::size_t j = i;
-    while (j + 1 < ids.size() && static_cast<std::uint64_t>(ids[j + 1]) - first < window_rows) ++j;
-    const std::uint64_t count = static_cast<std::uint64_t>(ids[j]) - first + 1;
-    const NDArray window = h5::read_rows(ctx, loc, name, first, count, file_bytes);
-    const auto* src = static_cast<const unsigned char*>(window.raw());
-    for (std::size_t k = i; k <= j; ++k, dst += row_bytes)
-      std::memcpy(dst, src + (static_cast<std::uint64_t>(ids[k]) - first) * row_bytes, row_bytes);
-    i = j + 1;
-  }
-  return out;
-}
-
-// Which rank holds global point g as its "home" among R ranks sharing N points.
-int home_rank(std::uint64_t g, std::uint64_t n, int size) {
-  const auto s = static_cast<std::uint64_t>(size);
-  auto r = static_cast<std::uint64_t>((static_cast<unsigned __int128>(g) * s) / std::max<std::uint64_t>(n, 1));
-  while (r + 1 < s && static_cast<std::uint64_t>((static_cast<unsigned __int128>(r + 1) * n) / s) <= g) ++r;
-  while (r > 0 && static_cast<std::uint64_t>((static_cast<unsigned __int128>(r) * n) / s) > g) --r;
-  return static_cast<int>(r);
-}
-
-// The owners of `used` (this rank's points, sorted and unique, file numbering), and the
-// points of this rank's home share that no rank uses (this rank adopts them).
-struct Ownership {
-  std::vector<int> owner;              // per entry of `used`
-  std::vector<std::int64_t> adopted;   // sorted
-};
-
-Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t num_points) {
-  const Ranks ranks(comm);
-  const auto size = static_cast<std::size_t>(ranks.size);
-  std::vector<int> send_counts(size, 0), recv_counts(size, 0);
-  for (std::int64_t g : used) ++send_counts[static_cast<std::size_t>(home_rank(static_cast<std::uint64_t>(g), num_points, ranks.size))];
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  std::vector<int> send_displs(size, 0), recv_displs(size, 0);
-  std::exclusive_scan(send_counts.begin(), send_counts.end(), send_displs.begin(), 0);
-  std::exclusive_scan(recv_counts.begin(), recv_counts.end(), recv_displs.begin(), 0);
-  const std::size_t received = static_cast<std::size_t>(recv_displs.back() + recv_counts.back());
-  std::vector<std::int64_t> asked(received);
-  // `used` is sorted, so each home's ids are one run of it: sent as they are.
-  MPI_Alltoallv(used.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, asked.data(), recv_counts.data(),
-                recv_displs.data(), MPI_INT64_T, comm);
-  // The lowest asking rank owns a point: the senders' runs arrive in rank order.
-  const auto share = ranks.range(num_points);
-  std::vector<int> owner_of(share.second - share.first, -1);
-  for (std::size_t r = 0; r < size; ++r)
-    for (int k = recv_displs[r]; k < recv_displs[r] + recv_counts[r]; ++k) {
-      int& o = owner_of[static_cast<std::size_t>(asked[static_cast<std::size_t>(k)]) - share.first];
-      if (o < 0) o = static_cast<int>(r);
-    }
-  std::vector<int> answers(received);
-  for (std::size_t k = 0; k < received; ++k) answers[k] = owner_of[static_cast<std::size_t>(asked[k]) - share.first];
-  Ownership out;
-  out.owner.resize(used.size());
-  MPI_Alltoallv(answers.data(), recv_counts.data(), recv_displs.data(), MPI_INT, out.owner.data(), send_counts.data(),
-                send_displs.data(), MPI_INT, comm);
-  for (std::size_t k = 0; k < owner_of.size(); ++k)
-    if (owner_of[k] < 0) out.adopted.push_back(static_cast<std::int64_t>(share.first + k));
-  return out;
-}
+constexpr const char* kTotal = "the partitions' total";
 
 }  // namespace
 
@@ -288,25 +65,13 @@ void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, cons
   });
   // The declaration comes from the first rank that holds points or cells (else rank 0).
   const bool empty = part.points.dim(0) == 0 && part.types.size() == 0;
-  int reference = empty ? ranks.size : ranks.rank;
-  MPI_Allreduce(MPI_IN_PLACE, &reference, 1, MPI_INT, MPI_MIN, comm);
-  const bool all_empty = reference == ranks.size;
-  if (all_empty) reference = 0;
-  std::string text = ranks.rank == reference ? declare(part, mesh) : std::string();
-  unsigned long long length = text.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, reference, comm);
-  text.resize(length);
-  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, reference, comm);
-  Declared declared = parse_declaration(text);
-  // Points of one dtype in the file: float64 unless every rank holding points has the same.
-  int mixed = !empty && part.points.dtype() != declared.points;
-  MPI_Allreduce(MPI_IN_PLACE, &mixed, 1, MPI_INT, MPI_MAX, comm);
-  if (mixed) declared.points = DType::float64;
+  const Declared declared = agree(comm, empty, part.points, part.point_data, part.cell_data, mesh.field_data, "");
+  const int reference = declared.reference;
   all_or_none<WriteError>(comm, [&] {
-    const bool take_declared = empty && !all_empty;
-    conform(part.point_data, declared.point_data, take_declared, "point data", ranks.rank, reference, path);
-    conform(part.cell_data, declared.cell_data, take_declared, "cell data", ranks.rank, reference, path);
-    if (part.points.dtype() != declared.points) part.points = part.points.as_dtype(declared.points);
+    const bool take_declared = empty && !declared.all_empty;
+    conform(kFormat, path, part.point_data, declared.point_data, take_declared, "point data", ranks.rank, reference);
+    conform(kFormat, path, part.cell_data, declared.cell_data, take_declared, "cell data", ranks.rank, reference);
+    if (part.points.dtype() != declared.points.dtype) part.points = part.points.as_dtype(declared.points.dtype);
   });
 
   // Where this rank's rows go: one Exscan, and the totals from one Allreduce.
@@ -324,10 +89,9 @@ void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, cons
   all_or_none<WriteError>(comm, [&] {
     const h5::Context ctx{kFormat, path, true};
     h5::Session session;
-    const h5::Handle access = mpio_access(ctx, comm);
-    const h5::Handle collective = transfer(ctx, H5FD_MPIO_COLLECTIVE);
+    const h5::Handle collective = transfer(ctx, true);
     const hid_t xfer = collective.get();
-    h5::Handle file = h5::create_file(ctx, temporary, access.get());
+    h5::Handle file = create_collective(ctx, comm, temporary);
     h5::Handle root = h5::create_group(ctx, file.get(), "VTKHDF");
     h5::write_attribute(ctx, root.get(), "Version", NDArray::from_vector(std::vector<std::int64_t>{1, 0}));
     h5::write_attribute(ctx, root.get(), "Type", std::string_view("UnstructuredGrid"));
@@ -342,7 +106,7 @@ void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, cons
     const char* count_names[3] = {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds"};
     for (int k = 0; k < 3; ++k)
       partitioned(root.get(), count_names[k], DType::int64, {}, nranks, rank, NDArray::from_vector(std::vector<std::int64_t>{counts[k]}));
-    partitioned(root.get(), "Points", declared.points, {3}, u(total[0]), u(start[0]), part.points);
+    partitioned(root.get(), "Points", declared.points.dtype, {3}, u(total[0]), u(start[0]), part.points);
     partitioned(root.get(), "Connectivity", DType::int64, {}, u(total[2]), u(start[2]), part.flat.connectivity);
     partitioned(root.get(), "Offsets", DType::int64, {}, u(total[1]) + nranks, u(start[1]) + rank, part.offsets);
     partitioned(root.get(), "Types", DType::uint8, {}, u(total[1]), u(start[1]), part.types);
@@ -362,16 +126,7 @@ void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, cons
                   writes ? mesh.field_data.at(d.name) : no_rows(d.dtype, rest));
     }
   });
-  // Closed everywhere: rank 0 puts the file in place (or removes it after a failure).
-  all_or_none<WriteError>(comm, [&] {
-    if (ranks.rank != 0) return;
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    if (ec) {
-      fs::remove(temporary, ec);
-      throw write_error(kFormat, path, "cannot put the written file in place: " + ec.message());
-    }
-  });
+  put_in_place(comm, temporary, path, kFormat);  // closed everywhere: rank 0 renames it (or removes it)
 }
 
 Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options) {
@@ -382,16 +137,15 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
   });
   const h5::Context ctx{kFormat, path, false};
   h5::Session session;  // HDF5's lock and silence for the whole read
-  h5::Handle access, collective, file, root;
+  h5::Handle collective, file, root;
   std::size_t file_bytes = 0;
   vtkhdf::Layout layout;
   all_or_none<ReadError>(comm, [&] {
-    access = mpio_access(ctx, comm);
-    collective = transfer(ctx, H5FD_MPIO_COLLECTIVE);
+    collective = transfer(ctx, true);
     std::error_code ec;
     file_bytes = static_cast<std::size_t>(fs::file_size(path, ec));
     if (ec) throw read_error(kFormat, path, "cannot open: " + ec.message());
-    file = h5::open_file(ctx, access.get());
+    file = open_collective(ctx, comm);
     if (!h5::exists(file.get(), "VTKHDF")) throw read_error(kFormat, path, "no group /VTKHDF: not a VTKHDF file");
     root = h5::open_group(ctx, file.get(), "VTKHDF");
     const std::optional<std::string> type = h5::read_string_attribute(ctx, root.get(), "Type");
@@ -403,10 +157,10 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
                                         h5::read_dataset(ctx, root.get(), "NumberOfCells", file_bytes),
                                         h5::read_dataset(ctx, root.get(), "NumberOfConnectivityIds", file_bytes), fail);
     const std::size_t parts = layout.size();
-    expect_shape(ctx, root.get(), "Points", layout.point_start[parts], 3);
-    expect_shape(ctx, root.get(), "Types", layout.cell_start[parts], 0);
-    expect_shape(ctx, root.get(), "Offsets", layout.offsets_start[parts], 0);
-    expect_shape(ctx, root.get(), "Connectivity", layout.connectivity_start[parts], 0);
+    expect_shape(ctx, root.get(), "Points", layout.point_start[parts], 3, kTotal);
+    expect_shape(ctx, root.get(), "Types", layout.cell_start[parts], 0, kTotal);
+    expect_shape(ctx, root.get(), "Offsets", layout.offsets_start[parts], 0, kTotal);
+    expect_shape(ctx, root.get(), "Connectivity", layout.connectivity_start[parts], 0, kTotal);
   });
   const std::size_t parts = layout.size();
   const std::uint64_t total_points = layout.point_start[parts], total_cells = layout.cell_start[parts];
@@ -422,7 +176,7 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
       if (!h5::exists(root.get(), group_name)) continue;
       *group = h5::open_group(ctx, root.get(), group_name);
       for (const std::string& n : h5::dataset_names(ctx, group->get())) {
-        expect_shape(ctx, group->get(), n, rows, 0);
+        expect_shape(ctx, group->get(), n, rows, 0, kTotal);
         names->push_back(n);
       }
     }
@@ -431,7 +185,6 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
   Mesh m = empty_mesh();
   const bool own_partition = parts == static_cast<std::size_t>(ranks.size);
   std::vector<std::int64_t> used;  // repartitioned: this rank's points, file numbering
-  Ownership ownership;
   std::uint64_t c0 = 0, c1 = 0;    // repartitioned: this rank's cells
   vtk::BlocksOut blocks;
   all_or_none<ReadError>(comm, [&] {
@@ -512,29 +265,15 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
       m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes, xfer), blocks);
   });
   if (!own_partition) {
-    ownership = settle_owners(comm, used, total_points);
+    std::vector<PointRows> data;
+    for (const std::string& n : point_names) data.push_back({point_group.get(), n, n});
+    read_points_of_cells(comm, ctx, file_bytes, total_points, used, {root.get(), "Points", ""}, data, m);
     all_or_none<ReadError>(comm, [&] {
-      // This rank's points: the ones its cells use, then the unused ones it adopts.
-      std::vector<std::int64_t> rows = used;
-      rows.insert(rows.end(), ownership.adopted.begin(), ownership.adopted.end());
-      m.points = gather_rows(ctx, root.get(), "Points", rows, file_bytes);
-      for (const std::string& n : point_names) m.point_data[n] = gather_rows(ctx, point_group.get(), n, rows, file_bytes);
-      NDArray ghost = NDArray::zeros(DType::uint8, {rows.size()});
-      auto* g = ghost.data<std::uint8_t>();
-      for (std::size_t i = 0; i < used.size(); ++i)
-        if (ownership.owner[i] != ranks.rank) g[i] = kDuplicatePoint;
-      if (auto it = m.point_data.find(kGhostType); it != m.point_data.end()) {  // the file's own marks stay
-        const NDArray file_ghost = it->second.as_dtype(DType::uint8);
-        for (std::size_t i = 0; i < rows.size(); ++i) g[i] = std::max(g[i], file_ghost.data<const std::uint8_t>()[i]);
-      }
-      m.point_data[kGhostType] = ghost;
-      if (!m.point_data.count(kGlobalPointIds)) m.point_data[kGlobalPointIds] = NDArray::from_vector(rows);
-      if (!m.cell_data.count(kGlobalCellIds)) {
-        std::vector<NDArray> cell_ids;
-        for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
-          cell_ids.push_back(iota(blocks.ends[b] - blocks.starts[b], static_cast<std::int64_t>(c0 + blocks.starts[b])));
-        m.cell_data[kGlobalCellIds] = std::move(cell_ids);
-      }
+      if (m.cell_data.count(kGlobalCellIds)) return;  // the file's own
+      std::vector<NDArray> cell_ids;
+      for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+        cell_ids.push_back(iota(blocks.ends[b] - blocks.starts[b], static_cast<std::int64_t>(c0 + blocks.starts[b])));
+      m.cell_data[kGlobalCellIds] = std::move(cell_ids);
     });
   }
   if (m.points.dtype() != DType::float32 && m.points.dtype() != DType::float64) m.points = m.points.as_dtype(DType::float64);
