@@ -296,12 +296,12 @@ std::string layout_of(const std::string& path, const std::string& format, bool f
   const std::string name = format.empty() ? deduce_format(path, for_write).name : format;
   if (name == "pvtu" || name == "gmsh") return name;
 #ifdef MESHIOPP_HAVE_PARALLEL_HDF5
-  if (name == "vtkhdf") return name;
-  const char* hdf5_layouts = ", .vtkhdf (one HDF5 file, collective)";
+  if (name == "vtkhdf" || name == "xdmf") return name;
+  const char* hdf5_layouts = ", .vtkhdf or .xdmf (one HDF5 file, collective)";
 #else
-  if (name == "vtkhdf")
-    throw std::invalid_argument("parallel (MPI) " + std::string(for_write ? "write" : "read") + " of '" + path +
-                                "': VTKHDF needs meshio++ built with parallel HDF5 (Debian libhdf5-openmpi-dev and "
+  if (name == "vtkhdf" || name == "xdmf")
+    throw std::invalid_argument("parallel (MPI) " + std::string(for_write ? "write" : "read") + " of '" + path + "': " + name +
+                                " needs meshio++ built with parallel HDF5 (Debian libhdf5-openmpi-dev and "
                                 "libnetcdf-mpi-dev); use .pvtu");
   const char* hdf5_layouts = "";
 #endif
@@ -316,6 +316,7 @@ Mesh read(const std::string& path, MPI_Comm comm, const std::string& format, con
   const std::string layout = layout_of(path, format, false);
 #ifdef MESHIOPP_HAVE_PARALLEL_HDF5
   if (layout == "vtkhdf") return mpi_detail::read_vtkhdf(path, comm, options);
+  if (layout == "xdmf") return mpi_detail::read_xdmf(path, comm, options);
 #endif
   return layout == "pvtu" ? read_pvtu(path, comm, options) : read_gmsh_set(path, comm, options);
 }
@@ -324,6 +325,7 @@ void write(const std::string& path, const Mesh& mesh, MPI_Comm comm, const std::
   const std::string layout = layout_of(path, format, true);
 #ifdef MESHIOPP_HAVE_PARALLEL_HDF5
   if (layout == "vtkhdf") return mpi_detail::write_vtkhdf(path, mesh, comm, options);
+  if (layout == "xdmf") return mpi_detail::write_xdmf(path, mesh, comm, options);
 #endif
   if (layout == "gmsh")
     throw write_error(gmsh::kFormat, path,

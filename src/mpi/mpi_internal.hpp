@@ -103,9 +103,12 @@ inline std::string take(std::string_view& in) {
   in.remove_prefix(colon + 1 + n);
   return s;
 }
-// Layout 3: VTKHDF, one file written and read collectively through parallel HDF5
-// (hdf5_layouts.cpp; only in a build with parallel HDF5, MESHIOPP_HAVE_PARALLEL_HDF5).
+// Layouts 3 and 4: VTKHDF (vtkhdf_layout.cpp) and XDMF + HDF5 (xdmf_layout.cpp), one file
+// written and read collectively through parallel HDF5 (only in a build with parallel HDF5,
+// MESHIOPP_HAVE_PARALLEL_HDF5).
 Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options);
 void write_vtkhdf(const std::string& path, const Mesh& mesh, MPI_Comm comm, const Options& options);
+Mesh read_xdmf(const std::string& path, MPI_Comm comm, const Options& options);
+void write_xdmf(const std::string& path, const Mesh& mesh, MPI_Comm comm, const Options& options);
 
 }  // namespace meshioplusplus::mpi_detail

@@ -23,11 +23,14 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kWindowBytes = std::size_t(4) << 20;
 
-h5::Handle mpio_access(const h5::Context& ctx, MPI_Comm comm) {
+// Writing: metadata written collectively (every rank creates every object anyway).
+// Reading: metadata read by each rank itself, so that a rank which stops at a corrupt
+// dataset leaves none waiting in a collective metadata read.
+h5::Handle mpio_access(const h5::Context& ctx, MPI_Comm comm, bool writing) {
   h5::Session session;
   h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl || H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL) < 0 ||
-      H5Pset_all_coll_metadata_ops(fapl.get(), true) < 0 || H5Pset_coll_metadata_write(fapl.get(), true) < 0)
+      H5Pset_all_coll_metadata_ops(fapl.get(), writing) < 0 || H5Pset_coll_metadata_write(fapl.get(), writing) < 0)
     h5::fail(ctx, "cannot set up MPI-IO file access");
   return fapl;
 }
@@ -94,12 +97,7 @@ int home_rank(std::uint64_t g, std::uint64_t n, int size) {
   return static_cast<int>(r);
 }
 
-// The owners of `used` (this rank's points, sorted and unique, < n), and the points of this
-// rank's home share no rank uses (this rank adopts them).
-struct Ownership {
-  std::vector<int> owner;             // per entry of `used`
-  std::vector<std::int64_t> adopted;  // sorted
-};
+}  // namespace
 
 Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t n) {
   const Ranks ranks(comm);
@@ -134,15 +132,13 @@ Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, st
   return out;
 }
 
-}  // namespace
-
 h5::Handle create_collective(const h5::Context& ctx, MPI_Comm comm, const std::string& file) {
-  const h5::Handle access = mpio_access(ctx, comm);
+  const h5::Handle access = mpio_access(ctx, comm, true);
   return h5::create_file(ctx, file, access.get());
 }
 
 h5::Handle open_collective(const h5::Context& ctx, MPI_Comm comm) {
-  const h5::Handle access = mpio_access(ctx, comm);
+  const h5::Handle access = mpio_access(ctx, comm, false);
   return h5::open_file(ctx, access.get());
 }
 

@@ -23,7 +23,11 @@ namespace meshioplusplus::mpi_detail {
 
 namespace h5 = io::hdf5;
 
-// Files over MPI-IO on `comm` (collective calls), metadata read and written collectively.
+// Files over MPI-IO on `comm` (the open, create and close are collective). A created file
+// has its metadata written collectively (every rank then makes every object, with the same
+// arguments); an opened one is read independently: the reads of a collective read are
+// independent transfers, so a rank that stops at a corrupt dataset (and raises through
+// all_or_none) never leaves another waiting in a collective call.
 h5::Handle create_collective(const h5::Context& ctx, MPI_Comm comm, const std::string& file);
 h5::Handle open_collective(const h5::Context& ctx, MPI_Comm comm);
 // A dataset transfer list: collective (every rank calls, with empty selections if need be)
@@ -66,6 +70,16 @@ NDArray no_rows(DType dtype, const NDArray::Shape& trailing);
 // ReadError naming it.
 void expect_shape(const h5::Context& ctx, hid_t loc, const std::string& name, std::uint64_t rows, std::size_t columns,
                   const char* what_rows);
+
+// The owners of `used` (this rank's points, sorted, unique, each < n): a point's owner is
+// the lowest rank using it, settled by its home rank (the one whose share
+// [r*n/R, (r+1)*n/R) holds it) in one Alltoall and two Alltoallv; and the points of this
+// rank's home share that no rank uses (this rank adopts them). Collective.
+struct Ownership {
+  std::vector<int> owner;             // per entry of `used`
+  std::vector<std::int64_t> adopted;  // sorted
+};
+Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t n);
 
 // A dataset of per-point rows: where it is and the point_data name it becomes.
 struct PointRows {

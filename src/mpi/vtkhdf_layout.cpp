@@ -16,9 +16,12 @@
 // reads the file as a partitioned grid.
 //
 // Read on R ranks of a file of P partitions: every rank reads the three count datasets
-// (P values). P == R: rank r reads partition r (its rows of every dataset, collectively).
-// Otherwise rank r reads the cells [r*C/R, (r+1)*C/R) of the whole file (each dataset's
-// rows in one contiguous collective read) and the points those cells use. The owner of a
+// (P values). P == R: rank r reads partition r (its rows of every dataset). Otherwise rank
+// r reads the cells [r*C/R, (r+1)*C/R) of the whole file (each dataset's rows in one
+// contiguous read) and the points those cells use. Reads are independent transfers (see
+// parallel_hdf5.hpp: a rank that finds a corrupt dataset raises on every rank through
+// all_or_none, and no rank is left in a collective call); the open and close are
+// collective. The owner of a
 // point (the rank where it is not a ghost) is the lowest rank using it, settled by its
 // "home" rank (the one whose share [r*N/R, (r+1)*N/R) of the file's points holds it) in
 // one MPI_Alltoall and two MPI_Alltoallv; a point no cell uses is read by its home rank.
@@ -137,11 +140,10 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
   });
   const h5::Context ctx{kFormat, path, false};
   h5::Session session;  // HDF5's lock and silence for the whole read
-  h5::Handle collective, file, root;
+  h5::Handle file, root;
   std::size_t file_bytes = 0;
   vtkhdf::Layout layout;
   all_or_none<ReadError>(comm, [&] {
-    collective = transfer(ctx, true);
     std::error_code ec;
     file_bytes = static_cast<std::size_t>(fs::file_size(path, ec));
     if (ec) throw read_error(kFormat, path, "cannot open: " + ec.message());
@@ -164,10 +166,9 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
   });
   const std::size_t parts = layout.size();
   const std::uint64_t total_points = layout.point_start[parts], total_cells = layout.cell_start[parts];
-  const hid_t xfer = collective.get();
   const auto fail = [&](const std::string& what) { throw read_error(kFormat, path, what); };
 
-  // The names of the data arrays (every rank reads the same names: collective metadata).
+  // The names of the data arrays.
   std::vector<std::string> point_names, cell_names;
   h5::Handle point_group, cell_group;
   all_or_none<ReadError>(comm, [&] {
@@ -192,7 +193,7 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
       // Partition r, as the serial reader's piece=r.
       const auto r = static_cast<std::size_t>(ranks.rank);
       auto rows = [&](hid_t loc, const std::string& name, const std::vector<std::uint64_t>& start) {
-        return h5::read_rows(ctx, loc, name, start[r], start[r + 1] - start[r], file_bytes, xfer);
+        return h5::read_rows(ctx, loc, name, start[r], start[r + 1] - start[r], file_bytes);
       };
       m.points = rows(root.get(), "Points", layout.point_start);
       const vtk::FlatCells flat =
@@ -222,9 +223,9 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
     // Offsets: per partition p its rows a..b (cells [a, b) of it) are contiguous in the file
     // across partitions when the partitions between hold cells; empty ones are read too.
     if (c0 < c1) offsets_rows = layout.offsets_start[p1 - 1] + (c1 - layout.cell_start[p1 - 1]) + 1 - offsets_first;
-    const NDArray offsets = h5::read_rows(ctx, root.get(), "Offsets", offsets_first, offsets_rows, file_bytes, xfer)
+    const NDArray offsets = h5::read_rows(ctx, root.get(), "Offsets", offsets_first, offsets_rows, file_bytes)
                                 .as_dtype(DType::int64);
-    const NDArray types = h5::read_rows(ctx, root.get(), "Types", c0, c1 - c0, file_bytes, xfer);
+    const NDArray types = h5::read_rows(ctx, root.get(), "Types", c0, c1 - c0, file_bytes);
     // The sub-partitions this rank reads: per partition its cell range, rebased offsets.
     std::vector<vtkhdf::PartitionCounts> sub;
     std::vector<std::uint64_t> conn_from, point_base;
@@ -248,7 +249,7 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
       point_base.push_back(layout.point_start[p]);
       row += b - a + 1;
     }
-    const NDArray connectivity = h5::read_rows(ctx, root.get(), "Connectivity", conn_first, conn_count, file_bytes, xfer);
+    const NDArray connectivity = h5::read_rows(ctx, root.get(), "Connectivity", conn_first, conn_count, file_bytes);
     const vtkhdf::Layout sub_layout = vtkhdf::make_layout(std::move(sub));
     vtk::FlatCells flat = vtkhdf::flat_cells(sub_layout, 0, sub_layout.size(), sub_offsets, connectivity, types, fail);
     // Point ids: the sub-layout's numbering (partition bases from p0) to the file's.
@@ -262,7 +263,7 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
       ids[i] = std::lower_bound(used.begin(), used.end(), ids[i]) - used.begin();
     blocks = vtk::blocks_from_flat(flat, used.size(), fail);
     for (const std::string& n : cell_names)
-      m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes, xfer), blocks);
+      m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes), blocks);
   });
   if (!own_partition) {
     std::vector<PointRows> data;

@@ -6,10 +6,11 @@ Modes:
   write <dir> [empty] [ext=E]
                         partition the serial mesh (serial_mesh()) by contiguous cell ranges
                         (with ``empty``: the last rank gets nothing), write <dir>/part.E
-                        (E: pvtu, the default, or vtkhdf) collectively, read it back on the
-                        same ranks and reassemble
+                        (E: pvtu, the default, vtkhdf or xdmf) collectively, read it back on
+                        the same ranks and reassemble
   read <dir> [ext=E]    read <dir>/part.E (written by another rank count) and reassemble
   gmsh <dir>            read <dir>/g.msh (gmsh -part N -part_split output) collectively
+  fail <file>           read <file> collectively, expecting a ReadError: every rank's message
   device                to_cupy(comm=) with the CuPy stand-in: the device each rank picks
 """
 import json
@@ -145,7 +146,7 @@ def main():
         local = my_part(serial, owners)
         mio.write(os.path.join(folder, "part." + ext), local, comm=comm)
         back = mio.read(os.path.join(folder, "part." + ext), comm=comm)
-        if not empty:  # pieces == ranks: each rank reads back its own piece
+        if not empty and ext != "xdmf":  # pieces == ranks: each rank reads back its own piece (XDMF has no pieces)
             assert len(back.points) == len(local.points) and len(back.cells) == len(local.cells)
         whole = reassemble(back)
         if rank == 0:
@@ -186,6 +187,13 @@ def main():
                                 "sets": sorted(local.cell_sets)}, root=0)
         finish({"ranks": gathered, "global_num_cells": int(local.field_data["global_num_cells"][0]),
                 "num_partitions": int(local.field_data["num_partitions"][0]), "regions": [list(r) for r in regions]})
+    elif mode == "fail":
+        try:
+            mio.read(args[0], comm=comm)
+            message = None
+        except mio.ReadError as e:
+            message = str(e)
+        finish({"messages": comm.gather(message, root=0)})
     elif mode == "device":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import fake_cupy

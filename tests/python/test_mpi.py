@@ -45,8 +45,8 @@ def mpirun(n, *args, timeout=120):
 # The layouts: PVTU (a piece per rank) and, where the build has parallel HDF5, VTKHDF (one
 # file, written and read collectively).
 HAVE_PARALLEL_HDF5 = mio._flavour.parallel_build_exists()
-LAYOUTS = ["pvtu", pytest.param("vtkhdf", marks=pytest.mark.skipif(
-    not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)"))]
+NEEDS_PARALLEL_HDF5 = pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+LAYOUTS = ["pvtu", pytest.param("vtkhdf", marks=NEEDS_PARALLEL_HDF5), pytest.param("xdmf", marks=NEEDS_PARALLEL_HDF5)]
 
 
 @pytest.mark.parametrize("ext", LAYOUTS)
@@ -55,12 +55,12 @@ def test_write_partitioned_then_reassemble_equals_serial(tmp_path, n, ext):
     r = mpirun(n, "write", tmp_path, f"ext={ext}")
     assert r["global_num_cells"] == r["serial_cells"]
     assert r["global_num_points"] == r["serial_points"]  # shared points counted once: ghosts marked
-    assert r["num_partitions"] == n
+    assert r["num_partitions"] == (1 if ext == "xdmf" else n)  # XDMF: one grid, the serial mesh (below)
     assert sum(c[1] for c in r["counts"]) == r["serial_cells"]
     if ext == "pvtu":
         assert len(list((tmp_path / "part").glob("part_*.vtu"))) == n
-    else:
-        assert [p.name for p in tmp_path.iterdir()] == ["part.vtkhdf"]  # one file, no temporary left
+    else:  # one file (XDMF: and its HDF5 file), no temporary left
+        assert sorted(p.name for p in tmp_path.iterdir()) == (["part.vtkhdf"] if ext == "vtkhdf" else ["part.h5", "part.xdmf"])
 
 
 @pytest.mark.parametrize("written,read", [(3, 2), (2, 4)])
@@ -73,7 +73,7 @@ def test_read_back_on_a_different_rank_count(tmp_path, written, read):
         assert (cells == 0) == (first == last), r["counts"]  # ranks past the pieces are empty, no hang
 
 
-@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@NEEDS_PARALLEL_HDF5
 @pytest.mark.parametrize("written,read", [(3, 1), (3, 2), (2, 3), (2, 4), (4, 3)])
 def test_vtkhdf_read_back_on_a_different_rank_count_splits_the_cells(tmp_path, written, read):
     mpirun(written, "write", tmp_path, "ext=vtkhdf")
@@ -84,7 +84,7 @@ def test_vtkhdf_read_back_on_a_different_rank_count_splits_the_cells(tmp_path, w
         assert [c[1] for c in r["counts"]] == [(k + 1) * cells // read - k * cells // read for k in range(read)]
 
 
-@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@NEEDS_PARALLEL_HDF5
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_vtkhdf_written_serially_reads_on_n_ranks(tmp_path, n):
     from mpi_job import serial_mesh  # starts no MPI in this process
@@ -100,10 +100,13 @@ def test_vtkhdf_written_serially_reads_on_n_ranks(tmp_path, n):
 @pytest.mark.parametrize("n", [3])
 def test_a_rank_with_an_empty_partition(tmp_path, n, ext):
     r = mpirun(n, "write", tmp_path, "empty", f"ext={ext}")
-    # PVTU: the empty rank wrote no piece; VTKHDF: its partition is there, empty
-    assert r["num_partitions"] == (n - 1 if ext == "pvtu" else n)
+    # PVTU: the empty rank wrote no piece; VTKHDF: its partition is there, empty; XDMF: one grid
+    assert r["num_partitions"] == {"pvtu": n - 1, "vtkhdf": n, "xdmf": 1}[ext]
     assert r["global_num_cells"] == r["serial_cells"]
-    assert sorted(c[1] == 0 for c in r["counts"]) == [False] * (n - 1) + [True]  # read back on n ranks
+    if ext != "xdmf":  # read back on n ranks: the empty partition is empty again
+        assert sorted(c[1] == 0 for c in r["counts"]) == [False] * (n - 1) + [True]
+    else:  # one grid: read back as n cell ranges
+        assert [c[1] for c in r["counts"]] == [(k + 1) * 50 // n - k * 50 // n for k in range(n)]
 
 
 def vtk_read(path):
@@ -142,7 +145,7 @@ def test_vtk_reads_the_pvtu_we_wrote_with_the_serial_arrays(tmp_path, n):
     assert np.count_nonzero(point_data["vtkGhostType"] == 0) == len(serial.points)
 
 
-@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@NEEDS_PARALLEL_HDF5
 @pytest.mark.parametrize("n", [3])
 def test_vtk_reads_the_vtkhdf_we_wrote_collectively_as_a_partitioned_grid(tmp_path, n):
     vtk = pytest.importorskip("vtk")
@@ -173,6 +176,77 @@ def test_vtk_reads_the_vtkhdf_we_wrote_collectively_as_a_partitioned_grid(tmp_pa
         reader.SetFileName(str(tmp_path / "part.vtkhdf"))
         reader.UpdatePiece(piece, n, 0)
         assert (reader.GetOutput().GetNumberOfPoints(), reader.GetOutput().GetNumberOfCells()) == (points, cells)
+
+
+MESHIO_XDMF = """
+import sys, meshio
+m = meshio.read(sys.argv[1])
+if sys.argv[2] == "write":
+    meshio.write(sys.argv[3], m)
+else:
+    print(repr((m.points.tolist(), [(b.type, b.data.tolist()) for b in m.cells],
+                {k: v.tolist() for k, v in m.point_data.items()}, {k: [x.tolist() for x in v] for k, v in m.cell_data.items()})))
+"""
+
+
+def meshio_run(*args):
+    """Debian's meshio (with its h5py) in a process of its own: one HDF5 library per process."""
+    return subprocess.run(["/usr/bin/python3", "-c", MESHIO_XDMF, *map(str, args)], capture_output=True, text=True,
+                          check=True, timeout=120).stdout
+
+
+@NEEDS_PARALLEL_HDF5
+@pytest.mark.parametrize("n", [2, 3])
+def test_meshio_reads_the_xdmf_we_wrote_collectively_as_the_serial_mesh(tmp_path, n):
+    from mpi_job import serial_mesh  # starts no MPI in this process
+
+    serial = serial_mesh()
+    mpirun(n, "write", tmp_path, "ext=xdmf")
+    points, cells, point_data, cell_data = eval(meshio_run(tmp_path / "part.xdmf", "show"))
+    # the ranks' owned points at their global ids: the serial points, shared ones once
+    assert np.array_equal(np.array(points), serial.points)
+    assert [(t, np.array(d).tolist()) for t, d in cells] == [(b.type, np.asarray(b.data).tolist()) for b in serial.cells]
+    assert np.allclose(point_data["v"], serial.point_data["v"])
+    assert np.array_equal(np.concatenate(cell_data["w"]), np.concatenate(serial.cell_data["w"]))
+    assert "vtkGhostType" not in point_data and "global_point_ids" not in point_data  # implied by the rows
+
+
+@NEEDS_PARALLEL_HDF5
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_xdmf_written_by_meshio_reads_on_n_ranks(tmp_path, n):
+    from mpi_job import serial_mesh  # starts no MPI in this process
+
+    mio.write(tmp_path / "serial.vtu", serial_mesh())
+    meshio_run(tmp_path / "serial.vtu", "write", tmp_path / "part.xdmf")  # meshio's layout: Mixed, its own names
+    r = mpirun(n, "read", tmp_path, "ext=xdmf")  # reassembly equals the serial mesh (checked by the ranks)
+    assert [c[1] for c in r["counts"]] == [(k + 1) * 50 // n - k * 50 // n for k in range(n)]
+
+
+H5PY_EDIT = """
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    exec(sys.argv[2])
+"""
+
+
+@NEEDS_PARALLEL_HDF5
+@pytest.mark.parametrize("ext,edit,message", [
+    ("xdmf", "f['data1'][5] = 999", "node 999 out of range (48 points)"),
+    ("xdmf", "f['data1'][0] = 77", "unknown cell type code 77 at value 0"),
+    ("vtkhdf", "f['VTKHDF/Connectivity'][3] = 999", "point id 999 out of range"),
+    ("vtkhdf", "f['VTKHDF/Offsets'][2] = -5", "Offsets"),
+])
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_corrupt_file_is_a_read_error_on_every_rank(tmp_path, n, ext, edit, message):
+    from mpi_job import serial_mesh  # starts no MPI in this process
+
+    mio.write(tmp_path / f"bad.{ext}", serial_mesh())
+    h5 = tmp_path / ("bad.h5" if ext == "xdmf" else "bad.vtkhdf")
+    subprocess.run(["/usr/bin/python3", "-c", H5PY_EDIT, str(h5), edit], check=True, timeout=60)
+    r = mpirun(n, "fail", tmp_path / f"bad.{ext}")
+    assert all(m is not None for m in r["messages"]), r  # no rank returned a mesh, none hung
+    assert any(message in m for m in r["messages"]), r   # the rank that found it names it ...
+    assert all(message in m or "failed on rank" in m for m in r["messages"]), r  # ... the others name that rank
 
 
 GEO = """SetFactory("OpenCASCADE");
@@ -332,7 +406,7 @@ MAPPED_HDF5 = ("import h5py, meshioplusplus as mio\n"
                "print('RESULT', mio._flavour.is_parallel(mio._core), h5py.get_config().mpi, libs)\n")
 
 
-@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@NEEDS_PARALLEL_HDF5
 @pytest.mark.parametrize("h5py_first", [True, False])
 def test_under_mpirun_meshioplusplus_and_h5py_share_the_parallel_libhdf5(h5py_first):
     code = MAPPED_HDF5 if h5py_first else MAPPED_HDF5.replace("import h5py, meshioplusplus as mio", "import meshioplusplus as mio, h5py")
@@ -346,7 +420,7 @@ def test_under_mpirun_meshioplusplus_and_h5py_share_the_parallel_libhdf5(h5py_fi
         assert libs and all(name.startswith("libhdf5_openmpi") for name in libs), libs  # no libhdf5_serial beside it
 
 
-@pytest.mark.skipif(not HAVE_PARALLEL_HDF5, reason="no parallel-HDF5 build (libhdf5-openmpi-dev, libnetcdf-mpi-dev)")
+@NEEDS_PARALLEL_HDF5
 def test_comm_in_a_serial_process_names_the_way_to_the_parallel_build(tmp_path):
     code = ("from mpi4py import MPI\nimport meshioplusplus as mio\n"
             f"try:\n    mio.read({str(tmp_path / 'x.vtkhdf')!r}, comm=MPI.COMM_WORLD)\n"

@@ -255,6 +255,58 @@ TEST(MpiVtkhdf, ArraysThatDifferBetweenRanksFailEveryRankAndKeepTheOldFile) {
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank_of() == 0) fs::remove_all(dir);
 }
+
+// Layout 4: XDMF + one HDF5 file, collectively.
+TEST(MpiXdmf, PointsWithGlobalIdsAreWrittenOnceAtTheirIdsAsAUniformTopology) {
+  const std::string dir = shared_dir("xdmf_ids");
+  const int cells = 9;
+  const mpp::Mesh part = strip_part(cells, rank_of(), size_of());
+  mpp::write(dir + "/strip.xdmf", part, MPI_COMM_WORLD);
+  if (rank_of() == 0) {
+    const mpp::Mesh whole = mpp::read(dir + "/strip.xdmf");  // the serial reader: the whole strip, shared points once
+    ASSERT_EQ(whole.num_points(), static_cast<std::size_t>(2 * (cells + 1)));
+    for (std::size_t g = 0; g < whole.num_points(); ++g) {
+      EXPECT_DOUBLE_EQ(whole.points.data<double>()[3 * g], static_cast<double>(g / 2));
+      EXPECT_DOUBLE_EQ(whole.points.data<double>()[3 * g + 1], static_cast<double>(g % 2));
+    }
+    ASSERT_EQ(whole.cells.size(), 1u);
+    EXPECT_EQ(whole.cells[0].type, "quad");
+    const auto* q = whole.cells[0].connectivity.data<std::int64_t>();
+    for (int c = 0; c < cells; ++c) EXPECT_EQ(q[4 * c + 2], 2 * c + 3);  // global ids: quad c is (2c, 2c+2, 2c+3, 2c+1)
+    EXPECT_FALSE(whole.point_data.count(mpp::kGhostType));                 // implied: every point written is owned
+    std::ifstream in(dir + "/strip.xdmf");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("TopologyType=\"Quadrilateral\" NumberOfElements=\"9\" NodesPerElement=\"4\""), std::string::npos) << text;
+  }
+  // Read back on these ranks: cell ranges, each point owned by one rank.
+  const mpp::Mesh back = mpp::read(dir + "/strip.xdmf", MPI_COMM_WORLD);
+  const int r = rank_of(), s = size_of();
+  EXPECT_EQ(back.num_cells(), static_cast<std::size_t>((r + 1) * cells / s - r * cells / s));
+  EXPECT_EQ(field(back, "global_num_points"), 2 * (cells + 1));
+  EXPECT_EQ(field(back, "global_num_cells"), cells);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (r == 0) fs::remove_all(dir);
+}
+
+TEST(MpiXdmf, PointsWithoutGlobalIdsAreWrittenPerRank) {
+  const std::string dir = shared_dir("xdmf_plain");
+  const int cells = 8;
+  mpp::Mesh part = strip_part(cells, rank_of(), size_of());
+  part.point_data.clear();  // no ids, no ghosts: each rank's points as they are
+  part.cell_data.erase(mpp::kGhostType);
+  mpp::write(dir + "/strip.xdmf", part, MPI_COMM_WORLD);
+  std::uint64_t points = part.num_points();
+  MPI_Allreduce(MPI_IN_PLACE, &points, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (rank_of() == 0) {
+    const mpp::Mesh whole = mpp::read(dir + "/strip.xdmf");
+    EXPECT_EQ(whole.num_points(), points);  // shared points once per rank
+    EXPECT_EQ(whole.num_cells(), static_cast<std::size_t>(cells));
+    const auto& ids = whole.cell_data.at(mpp::kGlobalCellIds)[0];
+    for (std::size_t c = 0; c < ids.size(); ++c) EXPECT_EQ(ids.data<std::int64_t>()[c], static_cast<std::int64_t>(c));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_of() == 0) fs::remove_all(dir);
+}
 #endif
 
 }  // namespace
