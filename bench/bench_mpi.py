@@ -1,11 +1,14 @@
-"""Scaling of the collective PVTU read / write (docs/parallel.md, "Measured here").
+"""Scaling of the collective reads and writes (docs/parallel.md, "Measured here").
 
     .venv/bin/python bench/bench_mpi.py [--weak-cells N] [--strong-cells N] [--ranks 1,2,3,4]
+                                        [--layouts pvtu,vtkhdf,xdmf]
 
-Weak scaling: every rank builds and writes N hexahedra (a slab of its own) with
+Per layout (PVTU: a piece per rank; VTKHDF and XDMF + HDF5: one file, parallel HDF5):
+weak scaling: every rank builds and writes N hexahedra (a slab of its own) with
 ``mio.write(path, mesh, comm=)``, then a fresh job on as many ranks reads it back with
-``mio.read(path, comm=)``. Strong scaling: one PVTU of 12 pieces (divisible by 1..4) and
---strong-cells hexahedra in all, read on 1..4 ranks. Per run: the slowest rank's time
+``mio.read(path, comm=)``. Strong scaling: --strong-cells hexahedra in all, read on 1..4
+ranks: a PVTU of 12 pieces (divisible by 1..4), a VTKHDF or XDMF file of one grid written
+serially (each rank then reads a range of its cells and the points they use). Per run: the slowest rank's time
 (barrier, then MPI.Wtime around the call, max over ranks), the aggregate bandwidth (bytes of
 the pieces / that time) and each rank's peak RSS before and after the call
 (getrusage ru_maxrss). Results: bench/results/<date>-<host>-mpi.md.
@@ -62,7 +65,7 @@ def worker(args) -> None:
         before = peak_mb()
         comm.Barrier()
         t0 = MPI.Wtime()
-        mio.write(args.path, mesh, comm=comm, compression=args.compression)
+        mio.write(args.path, mesh, comm=comm, **({"compression": args.compression} if args.compression else {}))
         dt = MPI.Wtime() - t0
         cells = sum(len(b.data) for b in mesh.cells)
     else:
@@ -86,14 +89,24 @@ def run(n: int, *args) -> dict:
     return json.loads(next(line for line in out.splitlines() if line.startswith("RESULT "))[7:])
 
 
-def folder_bytes(pvtu: str) -> int:
-    stem = pvtu[: -len(".pvtu")]
-    return os.path.getsize(pvtu) + sum(os.path.getsize(os.path.join(stem, f)) for f in os.listdir(stem))
+def files_of(path: str) -> list:
+    """The files a layout wrote: the .pvtu and its pieces, the .vtkhdf, the .xdmf and its .h5."""
+    stem, ext = os.path.splitext(path)
+    if ext == ".pvtu":
+        return [path] + [os.path.join(stem, f) for f in os.listdir(stem)]
+    return [path, stem + ".h5"] if ext == ".xdmf" else [path]
 
 
-def row(kind, n, cells, r, nbytes):
+def remove(path: str) -> None:
+    for f in files_of(path):
+        os.remove(f)
+    if path.endswith(".pvtu"):
+        os.rmdir(path[: -len(".pvtu")])
+
+
+def row(layout, kind, n, cells, r, nbytes):
     mem = r["mem"]
-    return (f"| {kind} | {n} | {cells:,} | {r['time']:.3f} | {nbytes / r['time'] / 1e6:.0f} | "
+    return (f"| {layout} | {kind} | {n} | {cells:,} | {r['time']:.3f} | {nbytes / r['time'] / 1e6:.0f} | "
             f"{' / '.join(f'{b:.0f}→{a:.0f}' for b, a, _ in mem)} | {max(a - b for b, a, _ in mem):.0f} |")
 
 
@@ -107,37 +120,46 @@ def main() -> None:
     ap.add_argument("--ranks", default="1,2,3,4")
     ap.add_argument("--out", default=None)
     ap.add_argument("--compression", default=None, help="VTU compression of the pieces (default: none, raw binary)")
+    ap.add_argument("--layouts", default="pvtu,vtkhdf,xdmf", help="comma-separated: pvtu, vtkhdf, xdmf")
     args = ap.parse_args()
     if args.worker:
         return worker(args)
     if not shutil.which("mpirun"):
         raise SystemExit("mpirun not found: install openmpi-bin (tools/debian-packages.txt)")
     ranks = [int(x) for x in args.ranks.split(",")]
+    layouts = args.layouts.split(",")
     load = os.getloadavg()
-    lines = []
-    with tempfile.TemporaryDirectory(prefix="meshiopp_bench_mpi_") as tmp:
-        weak = []
-        for n in ranks:
-            path = os.path.join(tmp, f"weak{n}.pvtu")
-            w = run(n, "--worker", "write", "--path", path, "--cells", args.weak_cells,
-                    *(["--compression", args.compression] if args.compression else []))
-            nbytes = folder_bytes(path)
-            r = run(n, "--worker", "read", "--path", path)
-            cells = sum(c for _, _, c in r["mem"])
-            weak += [row("write", n, cells, w, nbytes), row("read", n, cells, r, nbytes)]
-            shutil.rmtree(path[:-5])
-            os.remove(path)
-        import meshioplusplus as mio
+    weak, strong, sizes = [], [], {}
+    import meshioplusplus as mio
 
-        pieces = [slab(args.strong_cells // 12, k * (args.strong_cells // 12) // 2500) for k in range(12)]
-        big = os.path.join(tmp, "strong.pvtu")
-        mio.write(big, None, pieces=pieces, compression=args.compression)
-        total = sum(sum(len(b.data) for b in p.cells) for p in pieces)
-        del pieces
-        nbytes = folder_bytes(big)
-        strong = [row("read", n, total, run(n, "--worker", "read", "--path", big), nbytes) for n in ranks]
-    header = ["| op | ranks | cells (all ranks) | time s (slowest rank) | MB/s (aggregate) | peak RSS MB per rank, before→after | max growth MB |",
-              "|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory(prefix="meshiopp_bench_mpi_") as tmp:
+        for layout in layouts:
+            for n in ranks:
+                path = os.path.join(tmp, f"weak{n}.{layout}")
+                w = run(n, "--worker", "write", "--path", path, "--cells", args.weak_cells,
+                        *(["--compression", args.compression] if args.compression and layout == "pvtu" else []))
+                nbytes = sum(os.path.getsize(f) for f in files_of(path))
+                r = run(n, "--worker", "read", "--path", path)
+                cells = sum(c for _, _, c in r["mem"])
+                weak += [row(layout, "write", n, cells, w, nbytes), row(layout, "read", n, cells, r, nbytes)]
+                remove(path)
+            big = os.path.join(tmp, f"strong.{layout}")
+            if layout == "pvtu":
+                pieces = [slab(args.strong_cells // 12, k * (args.strong_cells // 12) // 2500) for k in range(12)]
+                mio.write(big, None, pieces=pieces, compression=args.compression)
+                total = sum(sum(len(b.data) for b in p.cells) for p in pieces)
+                del pieces
+            else:
+                whole = slab(args.strong_cells, 0)
+                mio.write(big, whole, **({"compression": None} if layout == "xdmf" else {}))
+                total = sum(len(b.data) for b in whole.cells)
+                del whole
+            nbytes = sum(os.path.getsize(f) for f in files_of(big))
+            sizes[layout] = (total, nbytes)
+            strong += [row(layout, "read", n, total, run(n, "--worker", "read", "--path", big), nbytes) for n in ranks]
+            remove(big)
+    header = ["| layout | op | ranks | cells (all ranks) | time s (slowest rank) | MB/s (aggregate) | peak RSS MB per rank, before→after | max growth MB |",
+              "|---|---|---|---|---|---|---|---|"]
     lines = [
         f"# MPI scaling (bench/bench_mpi.py), {datetime.date.today()} on {platform.node()}",
         "",
@@ -145,13 +167,16 @@ def main() -> None:
         f"{load[2]:.2f} at the start). Runs with 3 and 4 ranks oversubscribe the 2 cores: times show that nothing "
         "serialises on rank 0 and memory follows cells per rank, not what a cluster would do. Open MPI "
         f"(mpirun --oversubscribe), binary VTU pieces "
-        f"(compression: {args.compression or 'none'}), page cache warm (the files were just written).",
+        f"(compression: {args.compression or 'none'}), VTKHDF and XDMF heavy data uncompressed (contiguous "
+        "datasets, parallel HDF5 over MPI-IO); page cache warm (the files were just written).",
         "",
         f"## Weak scaling: {args.weak_cells:,} hexahedra per rank (write, then a fresh job reads)",
         "",
         *header, *weak,
         "",
-        f"## Strong scaling: one PVTU of 12 pieces, {total:,} hexahedra, {nbytes / 1e6:.0f} MB on disk",
+        "## Strong scaling: one mesh read on 1.. ranks (" + "; ".join(
+            f"{k}: {c:,} hexahedra, {b / 1e6:.0f} MB on disk" + (" in 12 pieces" if k == "pvtu" else ", one grid")
+            for k, (c, b) in sizes.items()) + ")",
         "",
         *header, *strong,
         "",

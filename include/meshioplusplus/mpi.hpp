@@ -18,6 +18,13 @@
 //          4.1 with $PartitionedEntities and, with -part_ghosts, $GhostElements): files
 //          are shared out as the pieces above. A plain x.msh with no x_1.msh beside it is
 //          one piece. Writing is not implemented (a WriteError that names .pvtu).
+//   .vtkhdf  one VTKHDF file through parallel HDF5 (a build with libhdf5-openmpi-dev):
+//          rank r writes partition r collectively; P partitions read on P ranks give each
+//          its own, on another count each rank reads a range of cells and the points they
+//          use (a point owned by the lowest rank using it).
+//   .xdmf  XDMF + one HDF5 file through parallel HDF5: the points at their global ids when
+//          those number the owned points 0..N-1 (the global mesh, shared points once),
+//          else rank by rank; read as cell ranges like .vtkhdf.
 //   Spec: https://docs.vtk.org/en/latest/design_documents/VTKFileFormats.html (Parallel File
 //   Formats); https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format.
 //
@@ -54,11 +61,11 @@ inline constexpr std::uint8_t kDuplicatePoint = 1;  // vtkDataSetAttributes::DUP
 inline constexpr std::uint8_t kDuplicateCell = 1;   // vtkDataSetAttributes::DUPLICATECELL
 
 // Collective read: this rank's part of the collection at `path` (format deduced from the
-// extension when empty: "pvtu" or "gmsh"). Options go to the piece reader.
+// extension when empty: "pvtu", "gmsh", "vtkhdf" or "xdmf"). Options go to the piece reader.
 Mesh read(const std::string& path, MPI_Comm comm, const std::string& format = "", const Options& options = {});
 
-// Collective write of this rank's `mesh` as its piece of `path` ("pvtu"); options go to the
-// piece writer (vtu: binary, compression, ...).
+// Collective write of this rank's `mesh` as its piece of `path` ("pvtu", "vtkhdf", "xdmf");
+// options go to the piece writer (vtu: binary, compression, ...).
 void write(const std::string& path, const Mesh& mesh, MPI_Comm comm, const std::string& format = "",
            const Options& options = {});
 

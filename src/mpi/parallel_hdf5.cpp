@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -258,6 +259,38 @@ void expect_shape(const h5::Context& ctx, hid_t loc, const std::string& name, st
                          expected_found(std::to_string(rows) + " rows" + (columns ? " of " + std::to_string(columns) + " values" : "") +
                                             " (" + what_rows + ")",
                                         h5::shape_text(shape)));
+}
+
+std::vector<std::int64_t> to_local_points(const std::vector<std::pair<std::int64_t*, std::size_t>>& ids) {
+  std::size_t count = 0;
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = -1;
+  for (const auto& [p, n] : ids) {
+    count += n;
+    for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
+  }
+  std::vector<std::int64_t> used;
+  if (count == 0) return used;
+  const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
+  if (range <= count) {
+    std::vector<std::int64_t> local(range, -1);
+    for (const auto& [p, n] : ids)
+      for (std::size_t i = 0; i < n; ++i) local[static_cast<std::size_t>(p[i] - lo)] = 0;
+    for (std::size_t k = 0; k < range; ++k)
+      if (local[k] == 0) {
+        local[k] = static_cast<std::int64_t>(used.size());
+        used.push_back(lo + static_cast<std::int64_t>(k));
+      }
+    for (const auto& [p, n] : ids)
+      for (std::size_t i = 0; i < n; ++i) p[i] = local[static_cast<std::size_t>(p[i] - lo)];
+    return used;
+  }
+  used.reserve(count);
+  for (const auto& [p, n] : ids) used.insert(used.end(), p, p + n);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (const auto& [p, n] : ids)
+    for (std::size_t i = 0; i < n; ++i) p[i] = std::lower_bound(used.begin(), used.end(), p[i]) - used.begin();
+  return used;
 }
 
 std::vector<std::int64_t> read_points_of_cells(MPI_Comm comm, const h5::Context& ctx, std::size_t file_bytes,

@@ -81,6 +81,12 @@ struct Ownership {
 };
 Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t n);
 
+// The points a rank's cells use: `ids` (file point numbers, >= 0, in several arrays)
+// renumbered in place to indices into the returned sorted unique numbers. Linear through a
+// table over [min, max] when that range is at most the number of ids (its memory then at
+// most the ids'), else by sorting.
+std::vector<std::int64_t> to_local_points(const std::vector<std::pair<std::int64_t*, std::size_t>>& ids);
+
 // A dataset of per-point rows: where it is and the point_data name it becomes.
 struct PointRows {
   hid_t loc;

@@ -256,11 +256,7 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
     auto* ids = flat.connectivity.data<std::int64_t>();
     const auto base0 = static_cast<std::int64_t>(p0 < p1 ? layout.point_start[p0] : 0);
     for (std::size_t i = 0; i < flat.connectivity.size(); ++i) ids[i] += base0;
-    used.assign(ids, ids + flat.connectivity.size());
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    for (std::size_t i = 0; i < flat.connectivity.size(); ++i)
-      ids[i] = std::lower_bound(used.begin(), used.end(), ids[i]) - used.begin();
+    used = to_local_points({{ids, flat.connectivity.size()}});
     blocks = vtk::blocks_from_flat(flat, used.size(), fail);
     for (const std::string& n : cell_names)
       m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes), blocks);

@@ -565,21 +565,16 @@ Mesh read_xdmf(const std::string& path, MPI_Comm comm, const Options& options) {
       m.cells = mixed_cells(ctx, file.get(), grid.topology.dataset, t.empty() ? 0 : t[0], c0, c1, file_bytes);
     }
     // Node ids: checked, gathered, renumbered to this rank's points (sorted file numbers).
-    for (const CellBlock& b : m.cells) {
-      const std::int64_t* ids = b.connectivity.data<const std::int64_t>();
-      for (std::size_t i = 0; i < b.connectivity.size(); ++i) {
+    std::vector<std::pair<std::int64_t*, std::size_t>> spans;
+    for (CellBlock& b : m.cells) {
+      std::int64_t* ids = b.connectivity.data<std::int64_t>();
+      for (std::size_t i = 0; i < b.connectivity.size(); ++i)
         if (ids[i] < 0 || static_cast<std::uint64_t>(ids[i]) >= num_points)
           throw read_error(kFormat, path, "dataset " + grid.topology.dataset + ": node " + std::to_string(ids[i]) +
                                               " out of range (" + std::to_string(num_points) + " points)");
-        used.push_back(ids[i]);
-      }
+      spans.emplace_back(ids, b.connectivity.size());
     }
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    for (CellBlock& b : m.cells) {
-      std::int64_t* ids = b.connectivity.data<std::int64_t>();
-      for (std::size_t i = 0; i < b.connectivity.size(); ++i) ids[i] = std::lower_bound(used.begin(), used.end(), ids[i]) - used.begin();
-    }
+    used = to_local_points(spans);
   });
   // Cell attributes: this rank's rows, collectively (every rank, every dataset).
   all_or_none<ReadError>(comm, [&] {
