@@ -37,6 +37,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "core/io/cursor.hpp"
@@ -57,14 +58,13 @@ namespace fs = std::filesystem;
 constexpr const char* kFormat = "xdmf";
 constexpr std::size_t kStreamWindow = std::size_t(1) << 20;  // values of a Mixed stream read at a time
 
-bool counted(int code) { return code == xdmf::kPolyvertex || code == xdmf::kPolyline || code == xdmf::kPolygon; }
-
 // This rank's cells as the file holds them.
 struct LocalCells {
   std::vector<std::size_t> blocks;             // the mesh's blocks written
   std::array<std::uint64_t, 2> codes{0, 0};    // bit c: a cell of XDMF code c is here
   std::size_t nodes_per_cell = 0;              // of the one block type (Uniform)
   std::uint64_t count = 0;
+  std::uint64_t stream_values = 0;            // of the Mixed stream (xdmf::mixed_stream)
 };
 
 LocalCells local_cells(const Mesh& mesh) {
@@ -80,45 +80,25 @@ LocalCells local_cells(const Mesh& mesh) {
     out.blocks.push_back(b);
     out.codes[static_cast<std::size_t>(t->code) / 64] |= std::uint64_t(1) << (t->code % 64);
     out.count += block.size();
+    out.stream_values += (block.ragged ? block.indices.size() : block.connectivity.size()) +
+                         block.size() * (xdmf::counted_code(t->code) ? 2 : 1);
     if (!block.ragged) out.nodes_per_cell = block.connectivity.dim(1);
-    if (counted(t->code)) out.codes[1] |= std::uint64_t(1) << 63;  // counted: Mixed
+    if (xdmf::counted_code(t->code)) out.codes[1] |= std::uint64_t(1) << 63;  // counted: Mixed
   }
   return out;
 }
 
-// The cells' nodes as file point numbers (`number(local)`), as a (cells, k) Uniform array
-// or a Mixed stream.
-template <class Number>
-NDArray topology_rows(const Mesh& mesh, const LocalCells& cells, bool uniform, Number number) {
-  std::size_t total = 0;
-  for (std::size_t b : cells.blocks) {
-    const CellBlock& block = mesh.cells[b];
-    const int code = xdmf::topology_for(block.type)->code;
-    const std::size_t nodes = block.ragged ? block.indices.size() : block.connectivity.size();
-    total += nodes + (uniform ? 0 : block.size() * (counted(code) ? 2 : 1));
-  }
-  NDArray out = uniform ? NDArray::uninit(DType::int64, {cells.count, cells.nodes_per_cell}) : NDArray::uninit(DType::int64, {total});
+// The cells' nodes as file point numbers (`number(local)`): a (cells, k) Uniform array, or
+// the serial writer's Mixed stream.
+NDArray topology_rows(const Mesh& mesh, const LocalCells& cells, bool uniform,
+                      const std::function<std::int64_t(std::int64_t)>& number) {
+  if (!uniform) return xdmf::mixed_stream(mesh.cells, cells.blocks, number);
+  NDArray out = NDArray::uninit(DType::int64, {cells.count, cells.nodes_per_cell});
   std::int64_t* o = out.data<std::int64_t>();
   for (std::size_t b : cells.blocks) {
-    const CellBlock& block = mesh.cells[b];
-    const int code = xdmf::topology_for(block.type)->code;
-    for (std::size_t i = 0; i < block.size(); ++i) {
-      const std::int64_t* nodes;
-      std::size_t k;
-      if (block.ragged) {
-        const std::int64_t* off = block.offsets.data<const std::int64_t>();
-        nodes = block.indices.data<const std::int64_t>() + off[i];
-        k = static_cast<std::size_t>(off[i + 1] - off[i]);
-      } else {
-        k = block.connectivity.dim(1);
-        nodes = block.connectivity.data<const std::int64_t>() + i * k;
-      }
-      if (!uniform) {
-        *o++ = code;
-        if (counted(code)) *o++ = static_cast<std::int64_t>(k);
-      }
-      for (std::size_t j = 0; j < k; ++j) *o++ = number(nodes[j]);
-    }
+    const NDArray& conn = mesh.cells[b].connectivity;
+    const std::int64_t* nodes = conn.data<const std::int64_t>();
+    for (std::size_t i = 0; i < conn.size(); ++i) *o++ = number(nodes[i]);
   }
   return out;
 }
@@ -175,7 +155,8 @@ bool number_by_global_id(MPI_Comm comm, const Mesh& mesh, std::vector<std::int64
       return id64.data<const std::int64_t>()[a] < id64.data<const std::int64_t>()[b];
     });
     for (std::size_t i : owned_rows) owned_ids.push_back(id64.data<const std::int64_t>()[i]);
-    if (!owned_ids.empty()) lo = owned_ids.front(), hi = owned_ids.back();
+    const auto [min, max] = std::minmax_element(id64.data<const std::int64_t>(), id64.data<const std::int64_t>() + id64.size());
+    lo = *min, hi = *max;  // of every point: a ghost refers to a row its owner writes
     eligible = std::adjacent_find(owned_ids.begin(), owned_ids.end()) == owned_ids.end();
   }
   std::int64_t facts[3] = {eligible ? 0 : 1, -lo, hi};  // any ineligible, min id, max id: by MAX
@@ -195,7 +176,6 @@ bool number_by_global_id(MPI_Comm comm, const Mesh& mesh, std::vector<std::int64
 // Parsed descriptors of the grid an .xdmf file holds (HDF heavy data only).
 struct Item {
   std::string file, dataset;
-  NDArray::Shape shape;
 };
 struct Grid {
   Item geometry;
@@ -263,15 +243,10 @@ void write_xdmf(const std::string& path, const Mesh& input, MPI_Comm comm, const
   });
 
   // Rows: points (the second numbering), cells, topology values; one Exscan, one Allreduce.
-  NDArray point_ids;  // this rank's points as file rows
-  std::int64_t counts[3] = {static_cast<std::int64_t>(mesh.num_points()), static_cast<std::int64_t>(cells.count), 0};
+  std::int64_t counts[3] = {static_cast<std::int64_t>(mesh.num_points()), static_cast<std::int64_t>(cells.count),
+                            static_cast<std::int64_t>(uniform ? cells.count : cells.stream_values)};
   std::int64_t start[3] = {0, 0, 0}, total[3] = {0, 0, 0};
   NDArray topology;
-  all_or_none<WriteError>(comm, [&] {
-    // the topology's length depends only on the cells
-    topology = topology_rows(mesh, cells, uniform, [](std::int64_t v) { return v; });
-  });
-  counts[2] = static_cast<std::int64_t>(topology.dim(0));
   MPI_Exscan(counts, start, 3, MPI_INT64_T, MPI_SUM, comm);
   if (ranks.rank == 0) start[0] = start[1] = start[2] = 0;
   MPI_Allreduce(counts, total, 3, MPI_INT64_T, MPI_SUM, comm);
@@ -466,7 +441,7 @@ std::vector<CellBlock> mixed_cells(const h5::Context& ctx, hid_t file, const std
       const xdmf::Topology* t = xdmf::topology_coded(a[r]);
       if (!t) fail("unknown cell type code " + std::to_string(a[r]) + " at value " + std::to_string(pos + at));
       std::uint64_t k = 0, head = 1;
-      if (counted(t->code)) {
+      if (xdmf::counted_code(t->code)) {
         if (at + 1 >= n) break;  // the count is in the next window
         if (a[at + 1] < 1 || static_cast<std::uint64_t>(a[at + 1]) > values)
           fail("a " + std::string(t->xdmf) + " of " + std::to_string(a[at + 1]) + " nodes at value " + std::to_string(pos + at));

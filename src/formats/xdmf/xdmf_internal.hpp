@@ -4,6 +4,7 @@
 // (topology type codes of mixed topologies: XdmfTopologyType.cpp of the XDMF library).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +38,8 @@ const Topology* topology_named(std::string_view xdmf_name);
 // are followed by a node count in the mixed array.
 const Topology* topology_coded(std::int64_t code);
 inline constexpr int kPolyvertex = 1, kPolyline = 2, kPolygon = 3;
+// Whether a cell of this Mixed code is followed by its node count (Polyvertex, Polyline, Polygon).
+inline bool counted_code(int code) { return code == kPolyvertex || code == kPolyline || code == kPolygon; }
 
 // DataType and Precision of a dtype ("Float", "8").
 std::string_view number_type(DType dtype);
@@ -113,6 +116,12 @@ class HeavyData {
   struct Files;
   std::unique_ptr<Files> files_;
 };
+
+// The cells of blocks `written` as one Mixed topology stream: per cell its code, its node
+// count when counted_code(), its nodes through `number` (empty: as they are). Also the
+// collective XDMF writer's (src/mpi/xdmf_layout.cpp), which numbers nodes globally.
+NDArray mixed_stream(const std::vector<CellBlock>& cells, const std::vector<std::size_t>& written,
+                     const std::function<std::int64_t(std::int64_t)>& number = {});
 
 // <Geometry> and <Topology> of a mesh (blocks XDMF cannot hold are skipped with a warning;
 // `written` gets the indices of the blocks written).

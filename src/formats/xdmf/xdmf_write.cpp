@@ -101,6 +101,44 @@ void HeavyData::commit() {
   for (auto& f : files_->binaries) f->commit();
 }
 
+NDArray mixed_stream(const std::vector<CellBlock>& cells, const std::vector<std::size_t>& written,
+                     const std::function<std::int64_t(std::int64_t)>& number) {
+  std::size_t total = 0;
+  for (std::size_t b : written) {
+    const CellBlock& block = cells[b];
+    const std::size_t nodes = block.ragged ? block.indices.size() : block.connectivity.size();
+    total += nodes + block.size() * (counted_code(topology_for(block.type)->code) ? 2 : 1);
+  }
+  NDArray mixed = NDArray::uninit(DType::int64, {total});
+  std::int64_t* out = mixed.data<std::int64_t>();
+  for (std::size_t b : written) {
+    const CellBlock& block = cells[b];
+    const std::int64_t code = topology_for(block.type)->code;
+    const bool counted = counted_code(static_cast<int>(code));
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      const std::int64_t* nodes;
+      std::size_t k;
+      if (block.ragged) {
+        const std::int64_t* off = block.offsets.data<const std::int64_t>();
+        nodes = block.indices.data<const std::int64_t>() + off[i];
+        k = static_cast<std::size_t>(off[i + 1] - off[i]);
+      } else {
+        k = block.connectivity.dim(1);
+        nodes = block.connectivity.data<const std::int64_t>() + i * k;
+      }
+      *out++ = code;
+      if (counted) *out++ = static_cast<std::int64_t>(k);
+      if (number) {
+        for (std::size_t j = 0; j < k; ++j) *out++ = number(nodes[j]);
+      } else {
+        std::memcpy(out, nodes, k * sizeof(std::int64_t));
+        out += k;
+      }
+    }
+  }
+  return mixed;
+}
+
 void write_points_cells(io::TextWriter& w, HeavyData& heavy, const NDArray& points, const std::vector<CellBlock>& cells,
                         std::vector<std::size_t>& written, std::string_view indent) {
   const std::string inner = std::string(indent) + "  ";
@@ -129,40 +167,9 @@ void write_points_cells(io::TextWriter& w, HeavyData& heavy, const NDArray& poin
     w.str(indent).str("</Topology>\n");
     return;
   }
-  // Mixed: each cell is its type code, then (Polyvertex, Polyline, Polygon) its node count,
-  // then its nodes.
-  std::size_t total = 0, ncells = 0;
-  for (std::size_t b : written) {
-    const CellBlock& block = cells[b];
-    const std::size_t code = topology_for(block.type)->code;
-    const bool counted = code == kPolyvertex || code == kPolyline || code == kPolygon;
-    const std::size_t nodes = block.ragged ? block.indices.size() : block.connectivity.size();
-    total += nodes + block.size() * (counted ? 2 : 1);
-    ncells += block.size();
-  }
-  NDArray mixed = NDArray::uninit(DType::int64, {total});
-  std::int64_t* out = mixed.data<std::int64_t>();
-  for (std::size_t b : written) {
-    const CellBlock& block = cells[b];
-    const std::int64_t code = topology_for(block.type)->code;
-    const bool counted = code == kPolyvertex || code == kPolyline || code == kPolygon;
-    for (std::size_t i = 0; i < block.size(); ++i) {
-      const std::int64_t* nodes;
-      std::size_t k;
-      if (block.ragged) {
-        const std::int64_t* off = block.offsets.data<const std::int64_t>();
-        nodes = block.indices.data<const std::int64_t>() + off[i];
-        k = static_cast<std::size_t>(off[i + 1] - off[i]);
-      } else {
-        k = block.connectivity.dim(1);
-        nodes = block.connectivity.data<const std::int64_t>() + i * k;
-      }
-      *out++ = code;
-      if (counted) *out++ = static_cast<std::int64_t>(k);
-      std::memcpy(out, nodes, k * sizeof(std::int64_t));
-      out += k;
-    }
-  }
+  std::size_t ncells = 0;
+  for (std::size_t b : written) ncells += cells[b].size();
+  const NDArray mixed = mixed_stream(cells, written);
   w.str(indent).str("<Topology TopologyType=\"Mixed\" NumberOfElements=\"").integer(ncells).str("\">\n");
   heavy.data_item(w, mixed, inner);
   w.str(indent).str("</Topology>\n");
