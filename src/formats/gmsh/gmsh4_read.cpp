@@ -25,6 +25,7 @@
 #include <cstring>
 
 #include "core/io/parallel_rows.hpp"
+#include "core/io/section_reader.hpp"
 #include "core/uninit_vector.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -164,17 +165,29 @@ void read_nodes(ReadState& st, const Layout& L) {
         in.skip_reals(extra, "parametric coordinate");
       }
     } else if (in.binary) {
+      // Copied out of the file with pread (Input::file), straight into the tags and points
+      // when the file's values are ours: the mapping's pages are never touched.
       const auto w = static_cast<std::size_t>(in.size_bytes);
+      const bool swap = little != io::host_is_little_endian();
       in.cur.need(m, w + 8 * ncoord, "nodes in block");
-      const char* p = in.cur.take(m * w, "node tags");
-      for (std::size_t i = 0; i < m; ++i)
-        tags[i] = w == 8 ? io::load<std::uint64_t>(p + 8 * i, little) : io::load<std::uint32_t>(p + 4 * i, little);
-      p = in.cur.take(m * ncoord * 8, "node coordinates");
-      if (extra == 0 && little == io::host_is_little_endian()) {
-        std::memcpy(x, p, m * 24);  // one copy: the file's doubles are ours
+      const std::size_t tags_at = in.offset_of(in.cur.take(m * w, "node tags"));
+      if (w == 8) {
+        io::read_values(*in.file, tags_at, m, 8, swap, in.threads, tags);
       } else {
-        for (std::size_t i = 0; i < m; ++i)
-          for (std::size_t c = 0; c < 3; ++c) x[3 * i + c] = io::load<double>(p + 8 * (i * ncoord + c), little);
+        io::read_chunks(*in.file, tags_at, m, 4, in.threads, [&](std::size_t, std::size_t i0, std::size_t k, const char* src) {
+          for (std::size_t i = 0; i < k; ++i) tags[i0 + i] = io::load<std::uint32_t>(src + 4 * i, little);
+          return true;
+        });
+      }
+      const std::size_t coords_at = in.offset_of(in.cur.take(m * ncoord * 8, "node coordinates"));
+      if (extra == 0) {
+        io::read_values(*in.file, coords_at, 3 * m, 8, swap, in.threads, x);  // one copy: the file's doubles are ours
+      } else {
+        io::read_chunks(*in.file, coords_at, m, ncoord * 8, in.threads, [&](std::size_t, std::size_t i0, std::size_t k, const char* src) {
+          for (std::size_t i = 0; i < k; ++i)
+            for (std::size_t c = 0; c < 3; ++c) x[3 * (i0 + i) + c] = io::load<double>(src + 8 * (i * ncoord + c), little);
+          return true;
+        });
       }
     } else {
       // 4.1 ASCII: the tags, then the coordinates, each one row per line as Gmsh writes
@@ -272,7 +285,7 @@ void read_elements(ReadState& st, const Layout& L) {
       rows.row_bytes = (k + 1) * tb;
       rows.node_offset = rows.tag_bytes = tb;
       rows.p = in.cur.take(m * rows.row_bytes, "element rows");
-      decode_element_rows(st, *t, rows, c);
+      decode_element_rows_from_file(st, *t, rows, c);
     }
     total += count;
     st.blocks.push_back(CellBlock::rectangular(std::string(t->name), std::move(conn)));

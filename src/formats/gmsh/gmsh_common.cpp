@@ -7,9 +7,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "core/io/decode.hpp"
+#include "core/io/section_reader.hpp"
 #include "core/parallel.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -284,6 +286,31 @@ void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& 
   for (std::size_t e = 0; e < m; ++e)
     st.element_tags.push(r.tag_bytes == 8 ? io::load<std::uint64_t>(r.p + e * r.row_bytes + r.tag_offset, little)
                                           : io::load<std::uint32_t>(r.p + e * r.row_bytes + r.tag_offset, little));
+}
+
+void decode_element_rows_from_file(ReadState& st, const ElementType& t, const BinaryRows& rows, std::int64_t* conn) {
+  const Input& in = st.in;
+  const std::size_t chunk_bytes = io::kSectionChunkBytes * std::max(1u, std::min(in.threads, 16u));
+  if (!in.file || rows.rows * rows.row_bytes <= chunk_bytes) return decode_element_rows(st, t, rows, conn);
+  const std::size_t per_chunk = std::max<std::size_t>(1, chunk_bytes / rows.row_bytes);
+  const std::unique_ptr<char[]> buffer(new char[per_chunk * rows.row_bytes]);  // overwritten before read
+  const std::size_t k = static_cast<std::size_t>(t.num_nodes);
+  const std::size_t at = in.offset_of(rows.p);
+  for (std::size_t r0 = 0; r0 < rows.rows; r0 += per_chunk) {
+    BinaryRows part = rows;
+    part.rows = std::min(per_chunk, rows.rows - r0);
+    part.phys = rows.phys ? rows.phys + r0 : nullptr;
+    part.geom = rows.geom ? rows.geom + r0 : nullptr;
+    in.file->copy_out(at + r0 * rows.row_bytes, part.rows * rows.row_bytes, buffer.get());
+    part.p = buffer.get();
+    try {
+      decode_element_rows(st, t, part, conn + r0 * k);
+    } catch (const ReadError&) {
+      part.p = rows.p + r0 * rows.row_bytes;  // from the mapping: the error names the file's byte
+      decode_element_rows(st, t, part, conn + r0 * k);
+      throw;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------

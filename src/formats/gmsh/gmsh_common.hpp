@@ -70,6 +70,11 @@ class Input {
   bool binary = false;
   int size_bytes = 8;    // data-size: width of size_t values in binary 4.x
   unsigned threads = 1;  // the `threads` option (OptionReader::threads)
+  // The file `cur` walks (its text is the whole file): binary sections are copied out of it
+  // with pread (io/section_reader.hpp) rather than decoded through the mapping, whose pages
+  // are then never touched. Null when the bytes are not a file's.
+  const io::FileBytes* file = nullptr;
+  std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - cur.begin()); }
 
   [[noreturn]] void fail(std::string_view what) const { cur.fail(what); }
 
@@ -250,6 +255,10 @@ struct BinaryRows {
 // naming the first one in file order, whatever the thread count. Bytes are the caller's to
 // bound (Cursor::take).
 void decode_element_rows(ReadState& st, const ElementType& t, const BinaryRows& rows, std::int64_t* conn);
+// The same for rows that lie in the file (`rows.p` points into Input::file's mapping): read
+// with pread a few MiB at a time into a buffer and decoded from there, so the mapping's
+// pages are not touched; a bad row is decoded again from the mapping, for its error.
+void decode_element_rows_from_file(ReadState& st, const ElementType& t, const BinaryRows& rows, std::int64_t* conn);
 
 // Reads the body of the file after $MeshFormat: 2.2 (gmsh22.cpp), 4.0 and 4.1 (one reader
 // with a layout per version, gmsh4_read.cpp).
