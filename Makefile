@@ -69,12 +69,14 @@ demo: build
 	$(PY) examples/demo.py
 
 # Benchmarks against meshio (not part of make test): inputs made by gmsh from bench/geo/,
-# results under bench/results/ (Markdown table + PNG), plus the C++ micro-benchmarks.
+# results under bench/results/ (Markdown table + PNG), plus the C++ micro-benchmarks and the
+# MPI scaling of the partitioned layouts (a ~1 GB mesh read on 1..4 ranks).
 bench: build
 	cmake -S . -B $(BUILD) -DMESHIOPP_BUILD_BENCH=ON >/dev/null
 	cmake --build $(BUILD) --target bench_primitives -j$(JOBS)
 	$(BUILD)/bench_primitives --benchmark_min_time=0.2 | tee bench/results/primitives-latest.txt
 	$(PY) bench/run.py
+	$(PY) bench/bench_mpi.py --weak-cells 250000 --strong-cells 7000000  # MPI scaling, every layout (docs/parallel.md)
 
 clean:
 	rm -rf $(BUILD) build-* src/python/*.egg-info
