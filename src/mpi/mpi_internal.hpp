@@ -27,8 +27,11 @@ struct Ranks {
   }
   // The contiguous range of `n` pieces rank r owns: [r*n/size, (r+1)*n/size).
   std::pair<std::uint64_t, std::uint64_t> range(std::uint64_t n) const {
-    const auto r = static_cast<std::uint64_t>(rank), s = static_cast<std::uint64_t>(size);
-    return {r * n / s, (r + 1) * n / s};
+    return share(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(size), n);
+  }
+  static std::pair<std::uint64_t, std::uint64_t> share(std::uint64_t r, std::uint64_t ranks, std::uint64_t n) {
+    using wide = unsigned __int128;  // r * n overflows 64 bits past 2^64 / ranks items
+    return {static_cast<std::uint64_t>(static_cast<wide>(r) * n / ranks), static_cast<std::uint64_t>(static_cast<wide>(r + 1) * n / ranks)};
   }
 };
 

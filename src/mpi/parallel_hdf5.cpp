@@ -88,30 +88,37 @@ NDArray gather_rows(const h5::Context& ctx, hid_t loc, const std::string& name, 
   return out;
 }
 
-// The rank whose share [r*n/size, (r+1)*n/size) of n points holds point g.
-int home_rank(std::uint64_t g, std::uint64_t n, int size) {
-  using wide = unsigned __int128;
-  const auto s = static_cast<std::uint64_t>(size);
-  auto r = static_cast<std::uint64_t>((static_cast<wide>(g) * s) / std::max<std::uint64_t>(n, 1));
-  while (r + 1 < s && static_cast<std::uint64_t>((static_cast<wide>(r + 1) * n) / s) <= g) ++r;
-  while (r > 0 && static_cast<std::uint64_t>((static_cast<wide>(r) * n) / s) > g) --r;
-  return static_cast<int>(r);
-}
-
 }  // namespace
 
 Ownership settle_owners(MPI_Comm comm, const std::vector<std::int64_t>& used, std::uint64_t n) {
   const Ranks ranks(comm);
   const auto size = static_cast<std::size_t>(ranks.size);
+  if (size == 1) {  // one rank owns what it uses and adopts the rest: nothing to exchange
+    Ownership out;
+    out.owner.assign(used.size(), 0);
+    std::size_t i = 0;
+    for (std::uint64_t g = 0; g < n; ++g) {
+      if (i < used.size() && static_cast<std::uint64_t>(used[i]) == g) ++i;
+      else out.adopted.push_back(static_cast<std::int64_t>(g));
+    }
+    return out;
+  }
   std::vector<int> send_counts(size, 0), recv_counts(size, 0);
-  for (std::int64_t g : used) ++send_counts[static_cast<std::size_t>(home_rank(static_cast<std::uint64_t>(g), n, ranks.size))];
+  // `used` is sorted: each home's ids are one run of it, cut where the shares
+  // [h*n/R, (h+1)*n/R) end (Ranks::range, as the homes compute their own share).
+  std::size_t i = 0;
+  for (std::size_t h = 0; h < size; ++h) {
+    const std::size_t first = i;
+    const std::uint64_t end = Ranks::share(h, size, n).second;
+    while (i < used.size() && static_cast<std::uint64_t>(used[i]) < end) ++i;
+    send_counts[h] = static_cast<int>(i - first);
+  }
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
   std::vector<int> send_displs(size, 0), recv_displs(size, 0);
   std::exclusive_scan(send_counts.begin(), send_counts.end(), send_displs.begin(), 0);
   std::exclusive_scan(recv_counts.begin(), recv_counts.end(), recv_displs.begin(), 0);
   const auto received = static_cast<std::size_t>(recv_displs.back() + recv_counts.back());
   std::vector<std::int64_t> asked(received);
-  // `used` is sorted: each home's ids are one run of it, sent as they are.
   MPI_Alltoallv(used.data(), send_counts.data(), send_displs.data(), MPI_INT64_T, asked.data(), recv_counts.data(),
                 recv_displs.data(), MPI_INT64_T, comm);
   // The lowest asking rank owns a point: the senders' runs arrive in rank order.

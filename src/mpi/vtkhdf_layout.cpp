@@ -255,8 +255,9 @@ Mesh read_vtkhdf(const std::string& path, MPI_Comm comm, const Options& options)
     // Point ids: the sub-layout's numbering (partition bases from p0) to the file's.
     auto* ids = flat.connectivity.data<std::int64_t>();
     const auto base0 = static_cast<std::int64_t>(p0 < p1 ? layout.point_start[p0] : 0);
-    for (std::size_t i = 0; i < flat.connectivity.size(); ++i) ids[i] += base0;
-    used = to_local_points({{ids, flat.connectivity.size()}});
+    const std::size_t count = flat.connectivity.size();
+    for (std::size_t i = 0; i < count; ++i) ids[i] += base0;
+    used = to_local_points({{ids, count}});
     blocks = vtk::blocks_from_flat(flat, used.size(), fail);
     for (const std::string& n : cell_names)
       m.cell_data[n] = vtk::split_rows(h5::read_rows(ctx, cell_group.get(), n, c0, c1 - c0, file_bytes), blocks);

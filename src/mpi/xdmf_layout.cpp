@@ -98,7 +98,8 @@ NDArray topology_rows(const Mesh& mesh, const LocalCells& cells, bool uniform,
   for (std::size_t b : cells.blocks) {
     const NDArray& conn = mesh.cells[b].connectivity;
     const std::int64_t* nodes = conn.data<const std::int64_t>();
-    for (std::size_t i = 0; i < conn.size(); ++i) *o++ = number(nodes[i]);
+    const std::size_t count = conn.size();
+    for (std::size_t i = 0; i < count; ++i) *o++ = number(nodes[i]);
   }
   return out;
 }
@@ -543,11 +544,12 @@ Mesh read_xdmf(const std::string& path, MPI_Comm comm, const Options& options) {
     std::vector<std::pair<std::int64_t*, std::size_t>> spans;
     for (CellBlock& b : m.cells) {
       std::int64_t* ids = b.connectivity.data<std::int64_t>();
-      for (std::size_t i = 0; i < b.connectivity.size(); ++i)
+      const std::size_t count = b.connectivity.size();
+      for (std::size_t i = 0; i < count; ++i)
         if (ids[i] < 0 || static_cast<std::uint64_t>(ids[i]) >= num_points)
           throw read_error(kFormat, path, "dataset " + grid.topology.dataset + ": node " + std::to_string(ids[i]) +
                                               " out of range (" + std::to_string(num_points) + " points)");
-      spans.emplace_back(ids, b.connectivity.size());
+      spans.emplace_back(ids, count);
     }
     used = to_local_points(spans);
   });
