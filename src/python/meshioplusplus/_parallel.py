@@ -22,8 +22,9 @@ def _module(error):
     if _flavour.parallel_build_exists() and not _flavour.is_parallel(_core):
         raise error(
             "comm= runs on the parallel-HDF5 build of meshio++, and this process loaded the serial one (one HDF5 "
-            "library per process): start it with an MPI launcher (mpirun, srun), or set MESHIOPP_HDF5=parallel "
-            "before importing meshioplusplus (and H5PY_ALWAYS_USE_MPI=1 if it also imports h5py); docs/parallel.md"
+            "library per process): start it with Open MPI's mpirun or MPICH's mpiexec, or set MESHIOPP_HDF5=parallel "
+            "before importing meshioplusplus (and H5PY_ALWAYS_USE_MPI=1 if it also imports h5py; under Slurm's srun, "
+            "set both); docs/parallel.md"
         )
     try:
         from . import _mpi
