@@ -146,14 +146,14 @@ def test_vtk_reads_the_pvtu_we_wrote_with_the_serial_arrays(tmp_path, n):
 
 
 @NEEDS_PARALLEL_HDF5
-@pytest.mark.parametrize("n", [3])
-def test_vtk_reads_the_vtkhdf_we_wrote_collectively_as_a_partitioned_grid(tmp_path, n):
+@pytest.mark.parametrize("n,empty", [(1, False), (2, False), (3, False), (4, False), (3, True)])
+def test_vtk_reads_the_vtkhdf_we_wrote_collectively_as_a_partitioned_grid(tmp_path, n, empty):
     vtk = pytest.importorskip("vtk")
     from vtk.util.numpy_support import vtk_to_numpy
     from mpi_job import serial_mesh  # starts no MPI in this process
 
     serial = serial_mesh()
-    r = mpirun(n, "write", tmp_path, "ext=vtkhdf")
+    r = mpirun(n, "write", tmp_path, "ext=vtkhdf", *(["empty"] if empty else []))  # empty: the last rank's partition
     reader = vtk.vtkHDFReader()
     reader.SetFileName(str(tmp_path / "part.vtkhdf"))
     reader.Update()
