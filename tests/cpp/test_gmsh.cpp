@@ -688,6 +688,26 @@ TEST(GmshBulk, BadNodeTagDeepInAParallelBlockIsTheFirstInFileOrder) {
   }
 }
 
+TEST(GmshBulk, NegativeNodeTagOfA22BinaryFileIsTheFirstInFileOrderAtItsByte) {
+  TagMesh t = tag_mesh(NodeTags::identity, 200000, 1000, 1, false);  // 5.6 MB of node rows: ranges of chunks
+  t.node_tags[190000] = static_cast<std::uint32_t>(-9);  // a later range
+  t.node_tags[110000] = static_cast<std::uint32_t>(-5);  // the first one in the file
+  const std::string bytes = big_msh22(t, false);
+  const std::string path = write_file("negative.msh", bytes);
+  const std::string head = "$Nodes\n" + std::to_string(t.node_tags.size()) + "\n";
+  const std::size_t at = bytes.find(head) + head.size() + 28 * 110000;
+  for (const char* threads : {"1", "4"}) {
+    std::string msg;
+    try {
+      mpp::read(path, "gmsh", {{"threads", threads}});
+    } catch (const mpp::ReadError& e) {
+      msg = e.what();
+    }
+    EXPECT_NE(msg.find("node tag -5 is negative"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("byte " + std::to_string(at) + ")"), std::string::npos) << msg << " want byte " << at;
+  }
+}
+
 TEST(GmshBulk, TruncatedBinaryBlocksAreReadErrors) {
   const TagMesh t = tag_mesh(NodeTags::identity, 3000, 40000, 1, false);
   for (int version : {41, 22}) {

@@ -20,8 +20,8 @@ namespace {
 Mesh read_gmsh_into(const std::string& path, const Options& options, gmsh::PartitionInfo* partitions) {
   OptionReader opts(options, "gmsh");
   opts.finish();
-  // Mapped without its pages: binary 4.x files take their large sections with pread
-  // (gmsh4_read.cpp); the others are parsed through the mapping, populated first.
+  // Mapped without its pages: binary files take their large sections with pread
+  // (gmsh4_read.cpp, gmsh22.cpp); ASCII ones are parsed through the mapping, populated first.
   io::FileBytes file(path, gmsh::kFormat, /*populate=*/false);
   gmsh::Input in(file.text(), path, opts.threads());
   in.file = &file;
@@ -50,7 +50,7 @@ Mesh read_gmsh_into(const std::string& path, const Options& options, gmsh::Parti
     cur.fail_at("unsupported data-size " + std::to_string(data_size), at);
   in.binary = file_type == 1;
   in.size_bytes = data_size;
-  if (!in.binary || reader == gmsh::read22) file.populate();
+  if (!in.binary) file.populate();
   if (in.binary) {
     cur.line();  // the rest of the version line
     const char* p = cur.take(4, "endianness marker");

@@ -13,13 +13,41 @@
 // no tag").
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
 
+#include "core/io/section_reader.hpp"
 #include "formats/gmsh/gmsh_common.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::gmsh {
 
 namespace {
+
+// 12-byte group headers of a binary $Elements section, served from a few MiB of the file
+// copied out with pread; `p` (a pointer into the mapping, bounds checked by the cursor)
+// names the header, the window is refilled from it when it falls outside.
+class HeaderWindow {
+ public:
+  explicit HeaderWindow(const Input& in) : in_(in) {}
+  const char* at(const char* p) {
+    const std::size_t offset = in_.offset_of(p);
+    if (offset < start_ || offset + 12 > start_ + size_) {
+      size_ = std::min(kBytes, in_.cur.size() - offset);
+      if (!buffer_) buffer_.reset(new char[kBytes]);  // overwritten before read
+      in_.file->copy_out(offset, size_, buffer_.get());
+      start_ = offset;
+    }
+    return buffer_.get() + (offset - start_);
+  }
+
+ private:
+  static constexpr std::size_t kBytes = std::size_t(4) << 20;
+  const Input& in_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t start_ = 0, size_ = 0;
+};
 
 void read_nodes(ReadState& st) {
   Input& in = st.in;
@@ -32,23 +60,25 @@ void read_nodes(ReadState& st) {
   st.node_tags.resize(n);
   double* xyz = st.points.data<double>();
   if (in.binary) {
-    // Rows of int32 node-number + 3 doubles: one strided pass into the tags and points.
+    // Rows of int32 node-number + 3 doubles, copied out of the file with pread a chunk at a
+    // time (Input::file) and split into the tags and points.
     const char* p = in.cur.take(28 * n, "nodes");
     const bool little = in.cur.little_endian();
-    std::int32_t low = 0;
-    for (std::size_t i = 0; i < n; ++i, p += 28) {
-      const auto tag = io::load<std::int32_t>(p, little);
-      low = std::min(low, tag);
-      st.node_tags[i] = static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag));
-      std::memcpy(xyz + 3 * i, p + 4, 24);
-    }
+    std::vector<std::int32_t> low(io::chunk_ranges(n, in.threads), 0);
+    io::read_chunks(*in.file, in.offset_of(p), n, 28, in.threads, [&](std::size_t r, std::size_t i0, std::size_t k, const char* src) {
+      for (std::size_t i = 0; i < k; ++i, src += 28) {
+        const auto tag = io::load<std::int32_t>(src, little);
+        low[r] = std::min(low[r], tag);
+        st.node_tags[i0 + i] = static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag));
+        std::memcpy(xyz + 3 * (i0 + i), src + 4, 24);
+      }
+      return true;
+    });
     if (little != io::host_is_little_endian()) io::byteswap_inplace(xyz, 3 * n, 8);
-    if (low < 0) {
-      p -= 28 * n;
-      for (std::size_t i = 0; i < n; ++i, p += 28)
-        if (io::load<std::int32_t>(p, little) < 0)
-          in.cur.fail_at("node tag " + std::to_string(io::load<std::int32_t>(p, little)) + " is negative", p);
-    }
+    if (*std::min_element(low.begin(), low.end()) < 0)
+      for (std::size_t i = 0; i < n; ++i, p += 28)  // the first negative one, named at its byte
+        if (static_cast<std::int64_t>(st.node_tags[i]) > std::numeric_limits<std::int32_t>::max())
+          in.cur.fail_at("node tag " + std::to_string(static_cast<std::int32_t>(static_cast<std::uint32_t>(st.node_tags[i]))) + " is negative", p);
   } else {
     for (std::size_t i = 0; i < n; ++i) {
       st.node_tags[i] = in.cur.number<std::uint64_t>("node tag");
@@ -144,12 +174,17 @@ void read_elements(ReadState& st) {
     };
     std::vector<Span> spans;
     std::uint64_t seen = 0;
+    // The headers are read from a window of the file copied out with pread (Input::file),
+    // refilled from the next header on when it runs out: the mapping's pages stay untouched.
+    HeaderWindow window(in);
     while (seen < count) {
       const char* at = in.cur.ptr();
       const std::size_t header = in.cur.offset();
-      const auto type_id = in.cur.load<std::int32_t>("element group header");
-      const auto follow = in.cur.load<std::int32_t>("element group header");
-      const auto ntags = in.cur.load<std::int32_t>("element group header");
+      const char* h = window.at(in.cur.take(12, "element group header"));
+      const bool little = in.cur.little_endian();
+      const auto type_id = io::load<std::int32_t>(h, little);
+      const auto follow = io::load<std::int32_t>(h + 4, little);
+      const auto ntags = io::load<std::int32_t>(h + 8, little);
       const ElementType* t = element_type(type_id);
       if (!t) in.cur.fail_at("unknown element type " + std::to_string(type_id), at);
       if (follow < 0 || static_cast<std::uint64_t>(follow) > count - seen || ntags < 0 || ntags > 1000)
@@ -188,7 +223,7 @@ void read_elements(ReadState& st) {
       rows.phys = s.ntags > 0 ? st.physical[b].data<std::int32_t>() + filled : nullptr;
       rows.geom = s.ntags > 1 ? st.geometrical[b].data<std::int32_t>() + filled : nullptr;
       rows.p = in.cur.begin() + s.offset;
-      decode_element_rows(st, t, rows, st.blocks[b].connectivity.data<std::int64_t>() + filled * k);
+      decode_element_rows_from_file(st, t, rows, st.blocks[b].connectivity.data<std::int64_t>() + filled * k);
       filled += s.count;
     }
     in.cur.set_ptr(after);
