@@ -662,6 +662,20 @@ TEST(GmshBulk, BinaryRowsAnyNodeTagsAnyElementTagsBothByteOrdersAnyThreads) {
     }
 }
 
+// Reading `path` on one thread and on four raises the same ReadError: `message`, at `byte`.
+void expect_error_at_byte(const std::string& path, const std::string& message, std::size_t byte) {
+  for (const char* threads : {"1", "4"}) {
+    std::string msg;
+    try {
+      mpp::read(path, "gmsh", {{"threads", threads}});
+    } catch (const mpp::ReadError& e) {
+      msg = e.what();
+    }
+    EXPECT_NE(msg.find(message), std::string::npos) << msg << " (threads " << threads << ")";
+    EXPECT_NE(msg.find("byte " + std::to_string(byte) + ")"), std::string::npos) << msg << " want byte " << byte;
+  }
+}
+
 TEST(GmshBulk, BadNodeTagDeepInAParallelBlockIsTheFirstInFileOrder) {
   for (int version : {41, 22}) {
     TagMesh t = tag_mesh(NodeTags::identity, 4000, 70000, 1, false);
@@ -675,16 +689,7 @@ TEST(GmshBulk, BadNodeTagDeepInAParallelBlockIsTheFirstInFileOrder) {
     else needle.put<std::int32_t>(40001).put<std::int32_t>(3).put<std::int32_t>(1001).put<std::int32_t>(static_cast<std::int32_t>(t.tris[40000][0]))
              .put<std::int32_t>(static_cast<std::int32_t>(t.tris[40000][1]));
     const auto at = bytes.find(needle.s) + needle.s.size();
-    for (const char* threads : {"1", "4"}) {
-      std::string msg;
-      try {
-        mpp::read(path, "gmsh", {{"threads", threads}});
-      } catch (const mpp::ReadError& e) {
-        msg = e.what();
-      }
-      EXPECT_NE(msg.find("node tag 888888 does not exist in $Nodes"), std::string::npos) << msg;
-      EXPECT_NE(msg.find("byte " + std::to_string(at) + ")"), std::string::npos) << msg << " want byte " << at;
-    }
+    expect_error_at_byte(path, "node tag 888888 does not exist in $Nodes", at);
   }
 }
 
@@ -696,16 +701,7 @@ TEST(GmshBulk, NegativeNodeTagOfA22BinaryFileIsTheFirstInFileOrderAtItsByte) {
   const std::string path = write_file("negative.msh", bytes);
   const std::string head = "$Nodes\n" + std::to_string(t.node_tags.size()) + "\n";
   const std::size_t at = bytes.find(head) + head.size() + 28 * 110000;
-  for (const char* threads : {"1", "4"}) {
-    std::string msg;
-    try {
-      mpp::read(path, "gmsh", {{"threads", threads}});
-    } catch (const mpp::ReadError& e) {
-      msg = e.what();
-    }
-    EXPECT_NE(msg.find("node tag -5 is negative"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("byte " + std::to_string(at) + ")"), std::string::npos) << msg << " want byte " << at;
-  }
+  expect_error_at_byte(path, "node tag -5 is negative", at);
 }
 
 TEST(GmshBulk, TruncatedBinaryBlocksAreReadErrors) {
