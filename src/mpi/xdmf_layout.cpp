@@ -43,6 +43,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/io/xml.hpp"
+#include "formats/vtk_common/cell_blocks.hpp"
 #include "formats/xdmf/xdmf_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -559,16 +560,8 @@ Mesh read_xdmf(const std::string& path, MPI_Comm comm, const Options& options) {
     for (const CellBlock& b : m.cells) starts.push_back(starts.back() + b.size());
     for (const auto& a : grid.attributes)
       if (a.cell) {
-        const NDArray rows = h5::read_rows(ctx, file.get(), a.item.dataset, c0, c1 - c0, file_bytes);
-        std::vector<NDArray> parts;
-        for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
-          NDArray::Shape s = rows.shape();
-          s[0] = starts[b + 1] - starts[b];
-          NDArray part = NDArray::uninit(rows.dtype(), s);
-          if (part.nbytes()) std::memcpy(part.raw(), static_cast<const unsigned char*>(rows.raw()) + starts[b] * (rows.nbytes() / std::max<std::size_t>(rows.dim(0), 1)), part.nbytes());
-          parts.push_back(std::move(part));
-        }
-        m.cell_data[a.name] = std::move(parts);
+        // per block, views of the one array read (vtk_common's split, no copy)
+        m.cell_data[a.name] = vtk::split_rows(h5::read_rows(ctx, file.get(), a.item.dataset, c0, c1 - c0, file_bytes), starts);
       }
   });
   std::vector<PointRows> data;
