@@ -2,6 +2,8 @@
 // docs/allocator.md for how it is used).
 #include "meshioplusplus/ndarray.hpp"
 
+#include "core/uncached_scope.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,6 +40,8 @@ constexpr std::size_t kHugeAlignment = std::size_t{2} << 20;
 // back heap memory of that size to the system as soon as another library's frees let it
 // trim, so it too would come back as fresh pages.
 constexpr std::size_t kCacheFrom = std::size_t{1} << 20;
+
+thread_local int t_uncached = 0;  // UncachedScope depth on this thread
 
 // Freed buffers of kCacheFrom bytes or more are kept for the next allocation that fits
 // (default heap only; see docs/allocator.md). A fresh large buffer is fresh pages: the
@@ -245,12 +249,15 @@ Buffer::Buffer(std::size_t nbytes) : nbytes_(nbytes), allocator_(current_buffer_
   }
 }
 
+UncachedScope::UncachedScope() { ++t_uncached; }
+UncachedScope::~UncachedScope() { --t_uncached; }
+
 Buffer::~Buffer() {
   const std::size_t request = nbytes_ == 0 ? 1 : nbytes_;
   if (allocator_)
     allocator_->free(data_, request, allocator_->user);
   else if (cached_) {
-    if (!BufferCache::instance().give(data_, capacity_)) std::free(data_);
+    if (t_uncached > 0 || !BufferCache::instance().give(data_, capacity_)) std::free(data_);
   } else
     ::operator delete(data_, std::align_val_t{kDefaultAlignment});
 }

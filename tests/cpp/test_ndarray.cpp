@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/uncached_scope.hpp"
 #include "meshioplusplus/ndarray.hpp"
 
 namespace mpp = meshioplusplus;
@@ -295,5 +296,25 @@ TEST(BufferCache, AFreedLargeBufferServesTheNextRequestThatFitsUnderTheLimit) {
   EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);
   { auto h = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB}); }
   EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);  // off
+  mpp::set_buffer_cache_limit(previous);
+}
+
+TEST(BufferCache, ABufferDyingInAnUncachedScopeGoesBackToTheSystem) {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  const std::size_t previous = mpp::set_buffer_cache_limit(64 * MiB);
+  mpp::release_cached_buffers();
+  mpp::NDArray outlives;
+  {
+    const mpp::UncachedScope scope;
+    { auto scanned = mpp::NDArray::uninit(mpp::DType::uint8, {4 * MiB}); }
+    EXPECT_EQ(mpp::cached_buffer_bytes(), 0u);
+    outlives = mpp::NDArray::uninit(mpp::DType::uint8, {3 * MiB});
+    std::thread other([] { auto elsewhere = mpp::NDArray::uninit(mpp::DType::uint8, {2 * MiB}); });  // per thread
+    other.join();
+    EXPECT_EQ(mpp::cached_buffer_bytes(), 2 * MiB);
+  }
+  outlives = mpp::NDArray();  // dies after the scope: kept
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 5 * MiB);
+  mpp::release_cached_buffers();
   mpp::set_buffer_cache_limit(previous);
 }

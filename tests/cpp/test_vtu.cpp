@@ -5,6 +5,7 @@
 
 #include "core/codec/base64.hpp"
 #include "core/codec/zlib.hpp"
+#include "formats/vtk_common/cell_blocks.hpp"
 #include "test_vtk_common.hpp"
 
 using namespace vtktest;
@@ -392,4 +393,95 @@ TEST(VtuMalformed, TruncatedCompressedBlockNamesTheArrayAndItsByte) {
     EXPECT_NE(outcome.find("DataArray 'connectivity': block 0"), std::string::npos) << outcome;
     EXPECT_NE(outcome.find("byte " + std::to_string(block_at) + ")"), std::string::npos) << "block at " << block_at << ": " << outcome;
   }
+}
+
+// The read-time scans of the cell arrays (vtk_common/cell_blocks.hpp), fed in pieces from
+// several ranges as io::read_values feeds them.
+TEST(VtkCellScans, UniformEndsFindTheOneStepAcrossRangesAndRefuseAnythingElse) {
+  namespace vtk = mpp::vtk;
+  std::vector<std::int32_t> ends(1000);
+  for (std::size_t i = 0; i < ends.size(); ++i) ends[i] = static_cast<std::int32_t>(4 * (i + 1));
+  auto scan = [&](const auto& values, std::size_t pieces) {
+    vtk::UniformEnds u;
+    const std::size_t n = values.size();
+    for (std::size_t r = 0; r < pieces; ++r) {  // range r gets [n r / pieces, n (r + 1) / pieces) in two pieces
+      const std::size_t a = n * r / pieces, b = n * (r + 1) / pieces, mid = (a + b) / 2;
+      u.feed(static_cast<unsigned>(r), mpp::dtype_of<typename std::decay_t<decltype(values)>::value_type>(), a, mid - a, values.data() + a);
+      u.feed(static_cast<unsigned>(r), mpp::dtype_of<typename std::decay_t<decltype(values)>::value_type>(), mid, b - mid, values.data() + mid);
+    }
+    return u.step(n);
+  };
+  for (std::size_t pieces : {1, 2, 3, 16}) EXPECT_EQ(scan(ends, pieces), 4) << pieces;
+  auto bent = ends;
+  bent[700] += 1;  // one cell of 5 nodes, the next of 3
+  for (std::size_t pieces : {1, 3}) EXPECT_EQ(scan(bent, pieces), 0) << pieces;
+  std::vector<std::int64_t> huge = {INT64_MAX / 2 + 1, 0};  // k * 2 overflows: refused, not wrapped
+  huge[1] = huge[0];
+  EXPECT_EQ(scan(huge, 1), 0);
+  std::vector<std::uint64_t> wrapped = {std::uint64_t{1} << 63};
+  EXPECT_EQ(scan(wrapped, 1), 0);
+  std::vector<std::int64_t> zeros = {0, 0, 0};  // empty cells: the general path's business
+  EXPECT_EQ(scan(zeros, 1), 0);
+  vtk::UniformEnds partial;  // fewer values fed than cells declared
+  partial.feed(0, mpp::DType::int32, 0, 10, ends.data());
+  EXPECT_EQ(partial.step(11), 0);
+  EXPECT_EQ(partial.step(10), 4);
+  vtk::UniformEnds floats;
+  const double d[2] = {3.0, 6.0};
+  floats.feed(0, mpp::DType::float64, 0, 2, d);
+  EXPECT_EQ(floats.step(2), 0);
+}
+
+TEST(VtkCellScans, SameValueAndIdRangeAcrossRanges) {
+  namespace vtk = mpp::vtk;
+  std::vector<std::uint8_t> types(500, 10);
+  vtk::SameValue same;
+  same.feed(0, mpp::DType::uint8, 0, 250, types.data());
+  same.feed(1, mpp::DType::uint8, 250, 250, types.data() + 250);
+  ASSERT_TRUE(same.value(500).has_value());
+  EXPECT_EQ(*same.value(500), 10);
+  EXPECT_FALSE(same.value(501).has_value());
+  types[499] = 12;
+  vtk::SameValue mixed;
+  mixed.feed(0, mpp::DType::uint8, 0, 250, types.data());
+  mixed.feed(1, mpp::DType::uint8, 250, 250, types.data() + 250);
+  EXPECT_FALSE(mixed.value(500).has_value());
+
+  std::vector<std::int64_t> ids = {0, 5, 9, 3, 7, 1};
+  vtk::IdRange range;
+  range.feed(0, mpp::DType::int64, 0, 3, ids.data());
+  range.feed(1, mpp::DType::int64, 3, 3, ids.data() + 3);
+  EXPECT_TRUE(range.within(10));
+  EXPECT_FALSE(range.within(9));
+  ids[4] = -1;
+  vtk::IdRange negative;
+  negative.feed(2, mpp::DType::int64, 3, 3, ids.data() + 3);
+  EXPECT_FALSE(negative.within(100));
+  const std::uint64_t past = std::uint64_t{1} << 63;  // negative as int64: never within
+  vtk::IdRange unsigned_ids;
+  unsigned_ids.feed(0, mpp::DType::uint64, 0, 1, &past);
+  EXPECT_FALSE(unsigned_ids.within(INT64_MAX));
+  EXPECT_TRUE(vtk::IdRange{}.within(0));
+}
+
+TEST(VtkCellScans, UniformBlocksOnlyForPlainFixedSizeTypes) {
+  namespace vtk = mpp::vtk;
+  mpp::NDArray conn = mpp::NDArray::uninit(mpp::DType::int64, {12});
+  for (std::int64_t i = 0; i < 12; ++i) conn.data<std::int64_t>()[i] = i;
+  auto wedges = vtk::uniform_blocks(conn, 2, 6, 13);  // VTK_WEDGE, permuted in place
+  ASSERT_TRUE(wedges.has_value());
+  ASSERT_EQ(wedges->blocks.size(), 1u);
+  EXPECT_EQ(wedges->blocks[0].type, "wedge");
+  const auto* w = wedges->blocks[0].connectivity.data<const std::int64_t>();
+  EXPECT_EQ(std::vector<std::int64_t>(w, w + 6), (std::vector<std::int64_t>{0, 2, 1, 3, 5, 4}));
+  EXPECT_EQ(wedges->starts, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(w, conn.data<const std::int64_t>());  // the reader's buffer, shared
+  EXPECT_FALSE(vtk::uniform_blocks(conn, 3, 4, 13).has_value());   // a wedge of 4 nodes
+  EXPECT_FALSE(vtk::uniform_blocks(conn, 2, 6, 42).has_value());   // polyhedra need faces
+  EXPECT_FALSE(vtk::uniform_blocks(conn, 2, 6, 69).has_value());   // Lagrange: by node count
+  EXPECT_FALSE(vtk::uniform_blocks(conn, 3, 3, 5).has_value());    // 9 ids for 12 given
+  auto polygons = vtk::uniform_blocks(conn, 2, 6, 7);
+  ASSERT_TRUE(polygons.has_value());
+  EXPECT_EQ(polygons->blocks[0].type, "polygon");
+  EXPECT_EQ(polygons->blocks[0].connectivity.shape(), (mpp::NDArray::Shape{2, 6}));
 }

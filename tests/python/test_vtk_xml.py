@@ -336,3 +336,96 @@ def test_implicit_grid_larger_than_the_file_is_refused(tmp_path):
                     '<Piece Extent="0 100000 0 100000 0 100000"></Piece>\n</ImageData>\n</VTKFile>\n')
     with pytest.raises(mio.ReadError, match=r"vti.*huge\.vti.*line 3.*WholeExtent.*more than this file can describe"):
         mio.read(path)
+
+
+# --- one cell type: checked while the arrays are read ------------------------------------
+# Grids of one cell type take a path of their own (vtk_common/cell_blocks.hpp's scans): the
+# offsets, types and ids are checked piece by piece as they are read, on several threads
+# for an appended raw array. Large enough for several pieces and ranges; VTK writes them.
+def _one_type(kind, n_cells, id_type, rng):
+    from vtk.util.numpy_support import numpy_to_vtkIdTypeArray
+
+    k = {5: 3, 10: 4, 13: 6}[kind]
+    n_points = n_cells // 2 + k
+    points = rng.random((n_points, 3))
+    conn = rng.integers(0, n_points, size=(n_cells, k), dtype=np.int64)
+    cells = vtk.vtkCellArray()
+    cells.SetData(numpy_to_vtkIdTypeArray(np.arange(0, n_cells * k + 1, k, dtype=np.int64), deep=1),
+                  numpy_to_vtkIdTypeArray(conn.ravel(), deep=1))
+    vpoints = vtk.vtkPoints()
+    vpoints.SetData(numpy_to_vtk(points, deep=1))
+    if kind == 5:
+        data = vtk.vtkPolyData()
+        data.SetPolys(cells)
+    else:
+        data = vtk.vtkUnstructuredGrid()
+        data.SetCells(kind, cells)
+    data.SetPoints(vpoints)
+    data.GetCellData().AddArray(_named(numpy_to_vtk(np.arange(n_cells, dtype=np.float64), deep=1), "c"))
+    return data, points, conn
+
+
+def _named(array, name):
+    array.SetName(name)
+    return array
+
+
+def _write_one_type(data, path, mode, big_endian, id_type):
+    w = (vtk.vtkXMLPolyDataWriter if data.IsA("vtkPolyData") else vtk.vtkXMLUnstructuredGridWriter)()
+    w.SetInputData(data)
+    w.SetFileName(str(path))
+    {"appended": w.SetDataModeToAppended, "binary": w.SetDataModeToBinary}[mode]()
+    w.SetEncodeAppendedData(0)
+    w.SetCompressorTypeToNone()
+    (w.SetByteOrderToBigEndian if big_endian else w.SetByteOrderToLittleEndian)()
+    (w.SetIdTypeToInt32 if id_type == "Int32" else w.SetIdTypeToInt64)()
+    assert w.Write() == 1
+    return path
+
+
+@pytest.mark.parametrize("mode,big_endian,id_type", [("appended", False, "Int64"), ("appended", True, "Int32"),
+                                                     ("appended", False, "Int32"), ("binary", True, "Int64")])
+@pytest.mark.parametrize("kind", [5, 10, 13])
+def test_one_cell_type_reads_as_vtk_wrote_it_on_any_thread_count(tmp_path, kind, mode, big_endian, id_type):
+    rng = np.random.default_rng(kind)
+    data, points, conn = _one_type(kind, 150_000, id_type, rng)
+    path = _write_one_type(data, tmp_path / ("a.vtp" if kind == 5 else "a.vtu"), mode, big_endian, id_type)
+    name, order = {5: ("triangle", [0, 1, 2]), 10: ("tetra", [0, 1, 2, 3]), 13: ("wedge", [0, 2, 1, 3, 5, 4])}[kind]
+    for threads in (1, 3):
+        mesh = mio.read(path, threads=threads)
+        assert [b.type for b in mesh.cells] == [name]
+        np.testing.assert_array_equal(mesh.cells[0].data, conn[:, order])
+        assert mesh.cells[0].data.dtype == np.int64
+        np.testing.assert_array_equal(mesh.points, points)
+        np.testing.assert_array_equal(mesh.cell_data["c"][0], np.arange(len(conn), dtype=np.float64))
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_one_cell_type_with_a_bad_id_far_in_is_named_as_before(tmp_path, threads):
+    rng = np.random.default_rng(1)
+    data, points, conn = _one_type(10, 150_000, "Int64", rng)
+    data.GetCells().GetConnectivityArray().SetValue(4 * 123_456 + 2, len(points) + 7)
+    path = _write_one_type(data, tmp_path / "bad.vtu", "appended", False, "Int64")
+    with pytest.raises(mio.ReadError, match=rf"Cells: cell 123456: node {len(points) + 7} is outside \[0, {len(points)}\)"):
+        mio.read(path, threads=threads)
+    poly, points, conn = _one_type(5, 150_000, "Int64", rng)
+    poly.GetPolys().GetConnectivityArray().SetValue(3 * 140_000, -3)
+    path = _write_one_type(poly, tmp_path / "bad.vtp", "appended", False, "Int64")
+    with pytest.raises(mio.ReadError, match=rf"Polys: point id -3 is outside \[0, {len(points)}\)"):
+        mio.read(path, threads=threads)
+
+
+def test_offsets_of_one_size_with_two_types_are_two_blocks(tmp_path):
+    rng = np.random.default_rng(2)
+    data, points, conn = _one_type(10, 150_000, "Int64", rng)
+    types = np.full(len(conn), 10, dtype=np.uint8)
+    types[-1000:] = 9  # quads: four nodes too
+    from vtk.util.numpy_support import numpy_to_vtk as to_vtk
+
+    grid = vtk.vtkUnstructuredGrid()
+    grid.SetPoints(data.GetPoints())
+    grid.SetCells(to_vtk(types, deep=1, array_type=vtk.VTK_UNSIGNED_CHAR), data.GetCells())
+    path = _write_one_type(grid, tmp_path / "mixed.vtu", "appended", False, "Int64")
+    mesh = mio.read(path)
+    assert [(b.type, len(b.data)) for b in mesh.cells] == [("tetra", len(conn) - 1000), ("quad", 1000)]
+    np.testing.assert_array_equal(np.concatenate([b.data for b in mesh.cells]), conn)

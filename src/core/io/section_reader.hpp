@@ -35,9 +35,11 @@ namespace meshioplusplus::io {
 
 inline constexpr std::size_t kSectionChunkBytes = std::size_t{1} << 19;  // fits a core's L2 cache
 
+inline constexpr std::size_t kMaxChunkRanges = 16;
+
 inline std::size_t chunk_ranges(std::size_t rows, unsigned threads) {
   constexpr std::size_t kRowsPerRange = std::size_t{1} << 16;
-  return std::max<std::size_t>(1, std::min<std::size_t>({threads == 0 ? 1 : threads, 16, rows / kRowsPerRange + 1}));
+  return std::max<std::size_t>(1, std::min<std::size_t>({threads == 0 ? 1 : threads, kMaxChunkRanges, rows / kRowsPerRange + 1}));
 }
 
 template <class F>
@@ -57,13 +59,30 @@ void read_chunks(const FileBytes& file, std::size_t offset, std::size_t rows, st
 }
 
 // `count` values of `width` bytes at `offset`, read on `threads` threads straight into
-// `dst` and byte-swapped there when `swap`.
-inline void read_values(const FileBytes& file, std::size_t offset, std::size_t count, std::size_t width, bool swap, unsigned threads, void* dst) {
+// `dst` a chunk at a time and byte-swapped there when `swap`; visit(range, first, n) is
+// called on each chunk (values [first, first + n) of `dst`) as soon as it landed, while
+// it is still in cache. Chunks of one range come in order; ranges run in parallel
+// (range < chunk_ranges(count, threads)).
+template <class V>
+void read_values(const FileBytes& file, std::size_t offset, std::size_t count, std::size_t width, bool swap, unsigned threads, void* dst,
+                 V&& visit) {
+  if (count == 0 || width == 0) return;
   char* out = static_cast<char*>(dst);
-  parallel_ranges(count, threads, [&](std::size_t a, std::size_t b) {
-    file.copy_out(offset + a * width, (b - a) * width, out + a * width);
-    if (swap) byteswap_inplace(out + a * width, b - a, width);
+  const std::size_t ranges = chunk_ranges(count, threads);
+  const std::size_t chunk = std::max<std::size_t>(1, kSectionChunkBytes / width);
+  parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t r) {
+    const std::size_t r0 = count * r / ranges, r1 = count * (r + 1) / ranges;
+    for (std::size_t c0 = r0; c0 < r1; c0 += chunk) {
+      const std::size_t n = std::min(chunk, r1 - c0);
+      file.copy_out(offset + c0 * width, n * width, out + c0 * width);
+      if (swap) byteswap_inplace(out + c0 * width, n, width);
+      visit(static_cast<unsigned>(r), c0, n);
+    }
   });
+}
+
+inline void read_values(const FileBytes& file, std::size_t offset, std::size_t count, std::size_t width, bool swap, unsigned threads, void* dst) {
+  read_values(file, offset, count, width, swap, threads, dst, [](unsigned, std::size_t, std::size_t) {});
 }
 
 // `count` integers I at `offset` (`base`-based, swapped when `swap`) into 0-based int64

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
+#include "core/io/section_reader.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -23,6 +25,154 @@ NDArray part_of(const NDArray& a, std::size_t first, NDArray::Shape shape) {
 }
 
 }  // namespace
+
+static_assert(kScanRanges == io::kMaxChunkRanges, "a scan keeps one state per range of io::read_values");
+
+namespace {
+
+// f(values, count) with the piece as int64-convertible integers; false for floats.
+template <class F> bool integer_piece(DType dtype, const void* values, F&& f) {
+  if (dtype_is_float(dtype)) return false;
+  visit_dtype(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) f(static_cast<const T*>(values));
+  });
+  return true;
+}
+
+// The largest value as unsigned (a negative id, or an unsigned one past INT64_MAX, is
+// huge): one pass, one compare per value.
+template <class T> std::uint64_t largest_as_unsigned(const T* v, std::size_t n) {
+  std::uint64_t top = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<std::uint64_t>(static_cast<std::int64_t>(v[i]));
+    top = x > top ? x : top;
+  }
+  return top;
+}
+
+// int64 ids (VTK's own) also compiled for AVX2 and chosen at run time: x86-64's baseline
+// (SSE2) has no 64-bit compare, so the loop above takes one id at a time there, AVX2 four.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) std::uint64_t largest_int64_avx2(const std::int64_t* v, std::size_t n) {
+  std::uint64_t top = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<std::uint64_t>(v[i]);
+    top = x > top ? x : top;
+  }
+  return top;
+}
+#endif
+
+std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return largest_int64_avx2(v, n);
+#endif
+  return largest_as_unsigned<std::int64_t>(v, n);
+}
+
+}  // namespace
+
+bool UniformEnds::feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values) {
+  Range& r = ranges_[range];
+  if (!r.ok || count == 0) return r.ok;
+  r.ok = integer_piece(dtype, values, [&](const auto* v) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(v)>>;
+    if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
+      if (v[0] > static_cast<T>(INT64_MAX)) return void(r.ok = false);
+    }
+    const auto index = static_cast<std::int64_t>(first) + 1;  // offsets end at (i + 1) * k
+    if (r.k == 0) {
+      const auto v0 = static_cast<std::int64_t>(v[0]);
+      if (v0 <= 0 || v0 % index != 0) return void(r.ok = false);
+      r.k = v0 / index;
+    }
+    // k * (first + count) must not overflow: the values compared stay below it.
+    if (r.k > INT64_MAX / (index + static_cast<std::int64_t>(count))) return void(r.ok = false);
+    const std::int64_t k = r.k, base = k * index;
+    bool ok = true;
+    for (std::size_t i = 0; i < count; ++i) ok &= static_cast<std::int64_t>(v[i]) == base + k * static_cast<std::int64_t>(i);
+    r.ok = ok;
+  }) && r.ok;
+  r.seen += count;
+  return r.ok;
+}
+
+std::int64_t UniformEnds::step(std::size_t count) const {
+  std::int64_t k = 0;
+  std::size_t seen = 0;
+  for (const Range& r : ranges_) {
+    if (r.seen == 0) continue;
+    if (!r.ok || (k != 0 && r.k != k)) return 0;
+    k = r.k, seen += r.seen;
+  }
+  return seen == count && count > 0 ? k : 0;
+}
+
+bool SameValue::feed(unsigned range, DType dtype, std::size_t, std::size_t count, const void* values) {
+  Range& r = ranges_[range];
+  if (!r.ok || count == 0) return r.ok;
+  r.ok = integer_piece(dtype, values, [&](const auto* v) {
+    if (r.seen == 0) r.v = static_cast<std::int64_t>(v[0]);
+    bool ok = true;
+    for (std::size_t i = 0; i < count; ++i) ok &= static_cast<std::int64_t>(v[i]) == r.v;
+    r.ok = ok;
+  }) && r.ok;
+  r.seen += count;
+  return r.ok;
+}
+
+std::optional<std::int64_t> SameValue::value(std::size_t count) const {
+  std::optional<std::int64_t> v;
+  std::size_t seen = 0;
+  for (const Range& r : ranges_) {
+    if (r.seen == 0) continue;
+    if (!r.ok || (v && r.v != *v)) return std::nullopt;
+    v = r.v, seen += r.seen;
+  }
+  return seen == count ? v : std::nullopt;
+}
+
+void IdRange::feed(unsigned range, DType dtype, std::size_t, std::size_t count, const void* values) {
+  Range& r = ranges_[range];
+  if (count == 0) return;
+  std::uint64_t top = ~std::uint64_t{0};  // floats: never within (the general path names the dtype)
+  integer_piece(dtype, values, [&](const auto* v) { top = largest_as_unsigned(v, count); });
+  r.top = std::max(r.top, top);
+  r.any = true;
+}
+
+bool IdRange::within(std::int64_t limit) const {
+  for (const Range& r : ranges_)
+    if (r.any && (limit <= 0 || r.top >= static_cast<std::uint64_t>(limit))) return false;
+  return true;
+}
+
+std::optional<BlocksOut> uniform_blocks(const NDArray& connectivity, std::size_t n, std::int64_t k, std::int64_t type) {
+  if (n == 0 || k < 1 || type < 0 || type > 255 || connectivity.dtype() != DType::int64 ||
+      connectivity.size() != n * static_cast<std::size_t>(k))
+    return std::nullopt;
+  const VtkReadType& rt = vtk_read_type(type);
+  if (rt.name.empty() || rt.lagrange || type == kPolyhedron || (rt.num_nodes >= 0 && rt.num_nodes != k) ||
+      (rt.num_nodes < 0 && type != kPolygon))
+    return std::nullopt;
+  const auto kk = static_cast<std::size_t>(k);
+  NDArray block = part_of(connectivity, 0, {n, kk});
+  if (!rt.order.empty()) {  // permute each row in place, as blocks_from_flat does
+    auto* dst = block.data<std::int64_t>();
+    std::vector<std::int64_t> row(kk);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::memcpy(row.data(), dst + i * kk, kk * sizeof(std::int64_t));
+      for (std::size_t j = 0; j < kk; ++j) dst[i * kk + j] = row[static_cast<std::size_t>(rt.order[j])];
+    }
+  }
+  BlocksOut out;
+  out.blocks.push_back(CellBlock::rectangular(rt.name, std::move(block)));
+  out.starts = {0, n};
+  out.ends = {n};
+  return out;
+}
 
 BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const FailFn& fail) {
   BlocksOut out;

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,58 @@ struct BlocksOut {
 // Throws via `fail` (which must not return) on any inconsistency.
 using FailFn = std::function<void(const std::string&)>;
 BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const FailFn& fail);
+
+// Checks of the flat arrays made while they are read, piece by piece (fed by
+// XmlDataReader::PieceVisitor: `range` < io::kMaxChunkRanges, the pieces of one range in
+// order), so a grid of one cell type needs no pass over them afterwards:
+//   UniformEnds   VTK's end offsets (no leading 0) are k, 2k, 3k, ...: every cell has k nodes
+//   SameValue     every value is the same (the cell types)
+//   IdRange       every value in [0, limit) (the connectivity's point ids)
+// A scan that sees anything else only says so; blocks_from_flat, on the flat arrays, then
+// finds and reports what is wrong, or builds the blocks of a mixed grid.
+inline constexpr unsigned kScanRanges = 16;  // io::kMaxChunkRanges (static_assert in the .cpp)
+
+class UniformEnds {
+ public:
+  // false once this range cannot be uniform (a ScanVisitor may stop there).
+  bool feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values);
+  // k when `count` offsets were fed and each is (i + 1) * k for one k >= 1; else 0.
+  std::int64_t step(std::size_t count) const;
+
+ private:
+  struct Range { std::int64_t k = 0; std::size_t seen = 0; bool ok = true; };
+  Range ranges_[kScanRanges];
+};
+
+class SameValue {
+ public:
+  bool feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values);
+  // The one value, when `count` values were fed and all are equal.
+  std::optional<std::int64_t> value(std::size_t count) const;
+
+ private:
+  struct Range { std::int64_t v = 0; std::size_t seen = 0; bool ok = true; };
+  Range ranges_[kScanRanges];
+};
+
+class IdRange {
+ public:
+  void feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values);
+  // Whether every value fed is in [0, limit) (true when none was fed).
+  bool within(std::int64_t limit) const;
+
+ private:
+  struct Range { std::uint64_t top = 0; bool any = false; };  // the largest id as unsigned (negative ones are huge)
+  Range ranges_[kScanRanges];
+};
+
+// The cells of a grid of `n` cells of one VTK `type` with `k` nodes each (checked by the
+// scans above: offsets k, 2k, ..., connectivity of n * k ids, every id a point), as
+// blocks_from_flat would give them: one block on `connectivity`'s own buffer (int64,
+// owned by the reader; VTK's node order turned into meshio++'s in place). nullopt when
+// the type is not a plain fixed-size one (Lagrange, polyhedron, unsupported, or a node
+// count that is not its own): blocks_from_flat handles those.
+std::optional<BlocksOut> uniform_blocks(const NDArray& connectivity, std::size_t n, std::int64_t k, std::int64_t type);
 
 // Rows [starts[b], starts[b+1]) of `a` for each block: parts sharing `a`'s buffer when `a`
 // owns one (or is kept alive), else copies.

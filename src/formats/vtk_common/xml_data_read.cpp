@@ -10,6 +10,7 @@
 #include "core/codec/zlib.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/section_reader.hpp"
+#include "core/uncached_scope.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::vtk {
@@ -189,7 +190,7 @@ void XmlDataReader::read_field_data(const XmlElement& group, std::map<std::strin
 
 // Reads a DataArray. `tuples`: the expected tuple count when known (checked), else
 // taken from the data. Shape (tuples,) for one component, else (tuples, components).
-NDArray XmlDataReader::read_array(const XmlElement& da, std::optional<std::size_t> tuples) {
+NDArray XmlDataReader::read_array(const XmlElement& da, std::optional<std::size_t> tuples, const PieceVisitor* visit) {
   const std::string tname = attr(da, "type");
   const auto dt = dtype_from(tname);
   if (!dt) fail_at(da, "DataArray type '" + tname + "' is not a numeric VTK type");
@@ -207,8 +208,9 @@ NDArray XmlDataReader::read_array(const XmlElement& da, std::optional<std::size_
   NDArray flat;
   if (format == "ascii") {
     flat = read_ascii(da, *dt, expected_count);
+    if (visit) (*visit)(0, flat.dtype(), 0, flat.size(), flat.raw());
   } else if (format == "binary" || format == "appended") {
-    flat = read_binary(da, *dt, width, expected_count, format == "appended");
+    flat = read_binary(da, *dt, width, expected_count, format == "appended", visit);
   } else {
     fail_at(da, expected_found("DataArray format ascii, binary or appended", format));
   }
@@ -218,6 +220,53 @@ NDArray XmlDataReader::read_array(const XmlElement& da, std::optional<std::size_
                     std::to_string(comps) + " components");
   if (comps == 1) return flat;
   return flat.reshaped({count / comps, comps});
+}
+
+std::optional<XmlDataReader::RawValues> XmlDataReader::raw_values(const XmlElement& da, std::size_t count) const {
+  if (!doc_.raw_begin || compressed_ || little_ != io::host_is_little_endian()) return std::nullopt;
+  const std::string* format = da.attribute("format");
+  const std::string* type = da.attribute("type");
+  const std::string* offset_text = da.attribute("offset");
+  const std::string* comps = da.attribute("NumberOfComponents");
+  if (!format || *format != "appended" || !type || !offset_text || (comps && io::Cursor::trim(*comps) != "1")) return std::nullopt;
+  const auto dt = dtype_from(*type);
+  std::uint64_t offset = 0;
+  if (!dt || !io::parse_count(io::Cursor::trim(*offset_text), offset)) return std::nullopt;
+  const std::size_t width = dtype_size(*dt);
+  const auto avail = static_cast<std::size_t>(doc_.raw_end - doc_.raw_begin);
+  if (offset > avail || avail - offset < header_bytes_) return std::nullopt;
+  const auto at = static_cast<std::size_t>(offset);
+  const std::uint64_t nbytes = header_value(reinterpret_cast<const unsigned char*>(doc_.raw_begin + at));
+  if (!io::fits(count, width, avail - at - header_bytes_) || nbytes != static_cast<std::uint64_t>(count) * width) return std::nullopt;
+  return RawValues{*dt, static_cast<std::size_t>(doc_.raw_begin - file_.data()) + at + header_bytes_};
+}
+
+void XmlDataReader::scan_array(const XmlElement& da, std::size_t count, const ScanVisitor& visit) {
+  if (const auto raw = raw_values(da, count)) {
+    io::read_chunks(file_, raw->offset, count, dtype_size(raw->dtype), threads_,
+                    [&](std::size_t range, std::size_t first, std::size_t n, const char* bytes) {
+                      return visit(static_cast<unsigned>(range), raw->dtype, first, n, bytes);
+                    });
+    return;
+  }
+  const UncachedScope dropped;  // decoded only to be scanned: its buffer is not kept for later
+  const NDArray a = read_array(da, count);
+  visit(0, a.dtype(), 0, a.size(), a.raw());
+}
+
+DType XmlDataReader::read_int64(const XmlElement& da, std::size_t count, std::int64_t* out) {
+  if (const auto raw = raw_values(da, count); raw && raw->dtype == DType::int64) {
+    io::read_values(file_, raw->offset, count, sizeof(std::int64_t), false, threads_, out);
+    return DType::int64;
+  }
+  const NDArray a = read_array(da, count);
+  if (dtype_is_float(a.dtype())) return a.dtype();
+  visit_dtype(a.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = a.data<const T>();
+    for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<std::int64_t>(src[i]);
+  });
+  return a.dtype();
 }
 
 NDArray XmlDataReader::read_ascii(const XmlElement& da, DType dt, std::optional<std::size_t> expected) {
@@ -248,7 +297,7 @@ NDArray XmlDataReader::read_ascii(const XmlElement& da, DType dt, std::optional<
 
 // Binary: inline base64, appended base64 or appended raw.
 NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t width, std::optional<std::size_t> expected,
-                                 bool appended) {
+                                 bool appended, const PieceVisitor* visit) {
   const std::string nm = name_of(da);
   const char* raw = nullptr;
   const char* raw_end = nullptr;
@@ -307,9 +356,15 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
     out = NDArray::uninit(dt, {total / width});
     if (raw) {
       // pread from the file, not a copy out of the mapping: the first touch of each page of
-      // a fresh mapping costs a fault (core/io/section_reader.hpp), pread does not.
-      // (swapped below with the other encodings when the file's order is not the host's)
-      io::read_values(file_, static_cast<std::size_t>(raw - file_.data()), total, 1, false, threads_, out.raw());
+      // a fresh mapping costs a fault (core/io/section_reader.hpp), pread does not. Swapped
+      // and visited a chunk at a time, while it is in cache.
+      const bool swap = little_ != io::host_is_little_endian() && width > 1;
+      char* values = static_cast<char*>(out.raw());
+      io::read_values(file_, static_cast<std::size_t>(raw - file_.data()), total / width, width, swap, threads_, values,
+                      [&](unsigned range, std::size_t first, std::size_t n) {
+                        if (visit) (*visit)(range, dt, first, n, values + first * width);
+                      });
+      return out;
     } else {
       take(out.raw(), total, "data", threads_);
     }
@@ -363,6 +418,7 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
         fail_ptr(raw ? raw + coff[k] : where, "DataArray '" + nm + "': block " + std::to_string(k) + ": " + errors[k]);
   }
   if (little_ != io::host_is_little_endian() && width > 1) io::byteswap_inplace(out.raw(), out.size(), width);
+  if (visit) (*visit)(0, dt, 0, out.size(), out.raw());
   return out;
 }
 

@@ -49,9 +49,30 @@ class XmlDataReader {
   const io::Cursor& cursor() const { return cur_; }
   std::size_t file_size() const { return file_.size(); }
 
+  // Called on a DataArray's values as they land in the array read_array returns (values
+  // [first, first + count) of the file's dtype, in the host's byte order): an appended raw
+  // array a cache-sized piece at a time, on several threads (the pieces of one range in
+  // order, range < io::kMaxChunkRanges), so checks of the values cost no second pass over
+  // memory; any other encoding once, with the whole array, as range 0.
+  using PieceVisitor = std::function<void(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values)>;
+
+  // Visits a one-component DataArray of `count` values without keeping it: an appended
+  // raw array in the host's byte order is read a cache-sized piece at a time into a buffer
+  // of its own (pieces of one range in order, ranges in parallel, range <
+  // io::kMaxChunkRanges); visit returns false to stop its range. Any other array is
+  // decoded whole (every check of read_array) and visited once, as range 0.
+  using ScanVisitor = std::function<bool(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values)>;
+  void scan_array(const io::XmlElement& da, std::size_t count, const ScanVisitor& visit);
+
+  // A one-component integer DataArray of `count` values as int64 into `out`: straight from
+  // the file when it is appended raw Int64 in the host's order, else decoded (every check of
+  // read_array) and converted. Returns the file's dtype; a floating-point one leaves `out`
+  // unwritten (the caller names the array in its error).
+  DType read_int64(const io::XmlElement& da, std::size_t count, std::int64_t* out);
+
   // Decodes a DataArray. `tuples`: the expected tuple count when known (checked), else
   // taken from the data. Shape (tuples,) for one component, else (tuples, components).
-  NDArray read_array(const io::XmlElement& da, std::optional<std::size_t> tuples);
+  NDArray read_array(const io::XmlElement& da, std::optional<std::size_t> tuples, const PieceVisitor* visit = nullptr);
   // The <Points> element's one DataArray: (num_points, 3), floating point.
   NDArray read_points(const io::XmlElement& points, std::size_t num_points);
   // Every DataArray of a PointData / CellData element, `tuples` rows each; names unique.
@@ -73,7 +94,12 @@ class XmlDataReader {
  private:
   NDArray read_ascii(const io::XmlElement& da, DType dt, std::optional<std::size_t> expected);
   NDArray read_binary(const io::XmlElement& da, DType dt, std::size_t width, std::optional<std::size_t> expected,
-                      bool appended);
+                      bool appended, const PieceVisitor* visit);
+  // Where the `count` values of an appended raw, uncompressed, one-component DataArray in
+  // the host's byte order lie in the file (byte offset); nullopt for any other array, and
+  // for one whose header or size is wrong (read_array then says what is wrong).
+  struct RawValues { DType dtype; std::size_t offset; };
+  std::optional<RawValues> raw_values(const io::XmlElement& da, std::size_t count) const;
   void check_size(const char* where, const std::string& nm, std::size_t total, std::size_t width,
                   std::optional<std::size_t> expected) const;
   std::uint64_t header_value(const unsigned char* p) const;

@@ -34,9 +34,19 @@ constexpr const char* kKinds[4] = {"Verts", "Lines", "Polys", "Strips"};
 constexpr const char* kCounts[4] = {"NumberOfVerts", "NumberOfLines", "NumberOfPolys", "NumberOfStrips"};
 
 struct CellArray {
-  NDArray offsets;       // (n,) int64 end offsets
+  NDArray offsets;       // (n,) int64 end offsets; not kept when `step` implies them
   NDArray connectivity;  // int64, point ids already checked against the piece's points
+  std::int64_t step = 0;  // k when every cell has k nodes (offsets k, 2k, ...)
+  bool present = false;   // the Piece has this element
 };
+
+// The end offsets k, 2k, ..., n k.
+NDArray uniform_ends(std::int64_t k, std::size_t n) {
+  NDArray out = NDArray::uninit(DType::int64, {n});
+  auto* o = out.data<std::int64_t>();
+  for (std::size_t i = 0; i < n; ++i) o[i] = k * static_cast<std::int64_t>(i + 1);
+  return out;
+}
 
 struct Piece {
   std::size_t num_points = 0;
@@ -110,7 +120,7 @@ class Reader {
       p.points = NDArray::zeros(DType::float64, {0, 3});
     }
     for (int k = 0; k < 4; ++k) {
-      if (p.counts[k] != 0 && p.cells[k].offsets.size() == 0)
+      if (p.counts[k] != 0 && !p.cells[k].present)
         x_.fail_at(pe, "Piece has " + std::string(kCounts[k]) + "=" + std::to_string(p.counts[k]) + " but no " + kKinds[k]);
       if (p.counts[k] == 0) p.cells[k] = CellArray{NDArray::zeros(DType::int64, {0}), NDArray::zeros(DType::int64, {0})};
     }
@@ -122,7 +132,10 @@ class Reader {
     return p;
   }
 
-  // connectivity + end offsets of one kind, every offset and point id checked.
+  // connectivity + end offsets of one kind, every offset and point id checked. Cells all of
+  // one size (offsets k, 2k, ...) with every id a point are known so while the arrays are
+  // read (vtk_common/cell_blocks.hpp's scans): their offsets are not kept, and the
+  // connectivity needs no pass of its own.
   CellArray read_cells(const XmlElement& ce, std::size_t count, std::size_t num_points) {
     const XmlElement *conn = nullptr, *offs = nullptr;
     for (const auto& da : ce.children) {
@@ -132,12 +145,28 @@ class Reader {
       else if (nm == "offsets") offs = &da;
     }
     if (!conn || !offs) x_.fail_at(ce, "<" + std::string(ce.name) + "> needs DataArrays connectivity and offsets");
-    NDArray o = x_.read_array(*offs, count);
-    NDArray c = x_.read_array(*conn, std::nullopt);
-    if (dtype_is_float(o.dtype()) || dtype_is_float(c.dtype())) x_.fail_at(ce, std::string(ce.name) + ": offsets and connectivity must be integers");
-    CellArray out{o.as_dtype(DType::int64), c.as_dtype(DType::int64)};
-    const auto* po = out.offsets.data<const std::int64_t>();
+    vtk::UniformEnds ends;
+    vtk::IdRange ids;
+    x_.scan_array(*offs, count, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
+    const std::int64_t step = ends.step(count);
+    NDArray o;  // kept only when the cells differ in size (implied otherwise)
+    if (step == 0) o = x_.read_array(*offs, count);
+    const vtk::XmlDataReader::PieceVisitor scan_ids = [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { ids.feed(r, d, f, n, v); };
+    NDArray c = x_.read_array(*conn, std::nullopt, &scan_ids);
+    if ((step == 0 && dtype_is_float(o.dtype())) || dtype_is_float(c.dtype()))
+      x_.fail_at(ce, std::string(ce.name) + ": offsets and connectivity must be integers");
+    CellArray out;
+    out.present = true;
+    out.connectivity = c.as_dtype(DType::int64);
+    c = NDArray();
     const auto nconn = static_cast<std::int64_t>(out.connectivity.size());
+    const auto np = static_cast<std::int64_t>(num_points);
+    if (step != 0 && step * static_cast<std::int64_t>(count) <= nconn && ids.within(np)) {
+      out.step = step;
+      return out;
+    }
+    out.offsets = step != 0 ? uniform_ends(step, count) : o.as_dtype(DType::int64);
+    const auto* po = out.offsets.data<const std::int64_t>();
     std::int64_t prev = 0;
     for (std::size_t i = 0; i < count; ++i) {
       if (po[i] < prev || po[i] > nconn)
@@ -146,7 +175,6 @@ class Reader {
       prev = po[i];
     }
     const auto* pc = out.connectivity.data<const std::int64_t>();
-    const auto np = static_cast<std::int64_t>(num_points);
     for (std::int64_t j = 0; j < prev; ++j)
       if (pc[j] < 0 || pc[j] >= np)
         x_.fail_at(*conn, std::string(ce.name) + ": point id " + std::to_string(pc[j]) + " is outside [0, " + std::to_string(np) + ")");
@@ -155,6 +183,25 @@ class Reader {
 
   void build(std::vector<Piece>& pieces, Mesh& mesh) {
     auto fail = [&](const std::string& what) { x_.fail_at(x_.dataset(), what); };
+    // One piece of polygons all of one size (the common surface mesh): its connectivity is
+    // the block, its cell data used as it is.
+    if (pieces.size() == 1) {
+      Piece& p = pieces[0];
+      const CellArray& polys = p.cells[2];
+      const std::int64_t k = polys.step;
+      if (p.counts[0] + p.counts[1] + p.counts[3] == 0 && k != 0 &&
+          polys.connectivity.size() == static_cast<std::size_t>(k) * p.counts[2])
+        if (auto blocks = vtk::uniform_blocks(polys.connectivity, p.counts[2], k, k == 3 ? kTriangle : k == 4 ? kQuad : kPolygon)) {
+          mesh.points = p.points;
+          for (auto& [name, a] : p.point_data) mesh.point_data[name] = a;
+          mesh.cells = std::move(blocks->blocks);
+          for (auto& [name, a] : p.cell_data) mesh.cell_data[name] = {a};
+          return;
+        }
+    }
+    for (Piece& p : pieces)
+      for (int k = 0; k < 4; ++k)
+        if (p.cells[k].step != 0 && p.cells[k].offsets.size() != p.counts[k]) p.cells[k].offsets = uniform_ends(p.cells[k].step, p.counts[k]);
     std::size_t np = 0, nsrc = 0;
     std::vector<std::size_t> point_base, cell_base;
     for (const Piece& p : pieces) point_base.push_back(np), cell_base.push_back(nsrc), np += p.num_points, nsrc += p.num_cells();

@@ -61,7 +61,9 @@ class Reader {
     return x_.parse_count(el, key, v);
   }
   void expect_data_array(const XmlElement& el) const { x_.expect_data_array(el); }
-  NDArray read_array(const XmlElement& da, std::optional<std::size_t> tuples) { return x_.read_array(da, tuples); }
+  NDArray read_array(const XmlElement& da, std::optional<std::size_t> tuples, const vtk::XmlDataReader::PieceVisitor* visit = nullptr) {
+    return x_.read_array(da, tuples, visit);
+  }
 
   Piece read_piece(const XmlElement& pe, bool only) {
     Piece p;
@@ -73,9 +75,9 @@ class Reader {
         p.points = x_.read_points(c, p.num_points);
         have_points = true;
       } else if (c.name == "Cells") {
-        read_cells(c, p);
+        read_cells(c, p, only);
         if (only) {
-          p.blocks = build_blocks(p);
+          if (!p.blocks) p.blocks = build_blocks(p);
           p.connectivity = p.offsets = p.types = p.faces = p.faceoffsets = NDArray();
         }
       } else if (c.name == "PointData") {
@@ -94,7 +96,8 @@ class Reader {
     return p;
   }
 
-  void read_cells(const XmlElement& ce, Piece& p) {
+  // `only`: the grid's one Piece, whose blocks may be made here.
+  void read_cells(const XmlElement& ce, Piece& p, bool only) {
     const XmlElement *conn = nullptr, *offs = nullptr, *types = nullptr, *faces = nullptr, *faceoffs = nullptr;
     for (const auto& da : ce.children) {
       expect_data_array(da);
@@ -106,29 +109,44 @@ class Reader {
       else if (nm == "faceoffsets") faceoffs = &da;
     }
     if (!conn || !offs || !types) fail_at(ce, "Cells needs DataArrays connectivity, offsets and types");
-    // VTK stores end offsets; the flat form wants a leading 0. The file's array is
-    // converted into it and dropped before the (larger) connectivity is decoded.
-    std::int64_t* full = nullptr;
-    {
-      const NDArray o = read_array(*offs, p.num_cells);  // checks the declared size first
-      if (dtype_is_float(o.dtype())) fail_at(*offs, "offsets must be integers");
+    // VTK stores end offsets; the flat form wants a leading 0: they are read in after it
+    // (no copy of the file's array). A grid of one Piece of one cell type is known so by
+    // scans of its arrays (vtk_common/cell_blocks.hpp): its offsets and types are read but
+    // never kept, and its connectivity becomes its block with no pass of its own.
+    vtk::UniformEnds ends;
+    vtk::SameValue same_type;
+    vtk::IdRange ids;
+    x_.scan_array(*offs, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
+    const std::int64_t step = ends.step(p.num_cells);
+    if (step == 0) {  // read after the leading 0 (checks the declared size first)
       p.offsets = NDArray::uninit(DType::int64, {p.num_cells + 1});
-      full = p.offsets.data<std::int64_t>();
-      full[0] = 0;
-      visit_dtype(o.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        const T* src = o.data<const T>();
-        for (std::size_t i = 0; i < p.num_cells; ++i) full[i + 1] = static_cast<std::int64_t>(src[i]);
-      });
+      p.offsets.data<std::int64_t>()[0] = 0;
+      if (dtype_is_float(x_.read_int64(*offs, p.num_cells, p.offsets.data<std::int64_t>() + 1))) fail_at(*offs, "offsets must be integers");
     }
-    const std::int64_t nconn = full[p.num_cells];
+    const std::int64_t nconn = step != 0 ? step * static_cast<std::int64_t>(p.num_cells) : p.offsets.data<const std::int64_t>()[p.num_cells];
     if (nconn < 0) fail_at(*offs, "the last offset is negative");
     // The connectivity length comes from the data; it must match the last offset.
-    NDArray cn = read_array(*conn, std::nullopt);
+    const vtk::XmlDataReader::PieceVisitor scan_ids = [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { ids.feed(r, d, f, n, v); };
+    NDArray cn = read_array(*conn, std::nullopt, &scan_ids);
     if (dtype_is_float(cn.dtype())) fail_at(*conn, "connectivity must be integers");
     if (static_cast<std::int64_t>(cn.size()) < nconn)
       fail_at(*conn, "connectivity has " + std::to_string(cn.size()) + " entries, the offsets reach " + std::to_string(nconn));
     p.connectivity = cn.as_dtype(DType::int64);
+    cn = NDArray();
+    if (only && step != 0 && !faces && !faceoffs && ids.within(static_cast<std::int64_t>(p.num_points))) {
+      x_.scan_array(*types, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return same_type.feed(r, d, f, n, v); });
+      if (const std::optional<std::int64_t> one_type = same_type.value(p.num_cells))
+        p.blocks = vtk::uniform_blocks(p.connectivity, p.num_cells, step, *one_type);
+    }
+    if (p.blocks) {
+      p.has_cells = true;
+      return;
+    }
+    if (step != 0) {  // the general path wants the flat offsets after all
+      p.offsets = NDArray::uninit(DType::int64, {p.num_cells + 1});
+      auto* full = p.offsets.data<std::int64_t>();
+      for (std::size_t i = 0; i <= p.num_cells; ++i) full[i] = step * static_cast<std::int64_t>(i);
+    }
     NDArray t = read_array(*types, p.num_cells);
     if (dtype_is_float(t.dtype())) fail_at(*types, "types must be integers");
     if (t.dtype() != DType::uint8) {
