@@ -11,6 +11,7 @@
 #include <string>
 
 #include "test_support.hpp"
+#include "core/codec/base64.hpp"
 #include "core/io/array_writer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
@@ -354,4 +355,40 @@ TEST(FileBytes, CopyOutReadsTheBytesTheMappingHoldsAndAShrunkFileIsAReadError) {
   std::string out(10, '\0');
   small.copy_out(990, 10, out.data());
   EXPECT_EQ(out, bytes.substr(990, 10));
+}
+
+// Base64Writer: the text of pieces appended one after another is the encoding of their
+// concatenation as one padded stream, however the pieces are cut and on any thread count.
+TEST(Base64Writer, PiecesEncodeAsTheirConcatenationOnAnyThreadCount) {
+  std::vector<unsigned char> bytes(9 * (std::size_t{1} << 20) + 5);  // past the 4 MiB parallel threshold
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+  std::string expected;
+  mpp::codec::base64_append(expected, bytes.data(), bytes.size());
+  for (unsigned threads : {1u, 3u}) {
+    for (std::vector<std::size_t> cuts : {std::vector<std::size_t>{}, {1}, {2, 3}, {4, 5, 5, 700001}, {bytes.size() - 1}}) {
+      std::string got;
+      std::size_t sink_calls = 0;
+      mpp::codec::Base64Writer w([&](const char* t, std::size_t n) { got.append(t, n), ++sink_calls; }, threads);
+      std::size_t at = 0;
+      for (std::size_t c : cuts) w.append(bytes.data() + at, c - at), at = c;
+      w.append(bytes.data() + at, bytes.size() - at);
+      w.finish();
+      EXPECT_EQ(got, expected) << threads << " threads, " << cuts.size() << " cuts";
+      EXPECT_GT(sink_calls, 2u);  // handed out a window at a time, not as one text
+    }
+  }
+  // After finish() a new stream starts: VTK's header and data as two padded streams.
+  std::string two;
+  mpp::codec::Base64Writer w([&](const char* t, std::size_t n) { two.append(t, n); }, 2);
+  w.append("ab", 2);
+  w.finish();
+  w.finish();  // nothing open: nothing written
+  w.append("c", 1);
+  w.finish();
+  EXPECT_EQ(two, "YWI=Yw==");
+  std::string none;
+  mpp::codec::Base64Writer empty([&](const char* t, std::size_t n) { none.append(t, n); }, 2);
+  empty.append(nullptr, 0);
+  empty.finish();
+  EXPECT_EQ(none, "");
 }

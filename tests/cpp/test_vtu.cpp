@@ -485,3 +485,29 @@ TEST(VtkCellScans, UniformBlocksOnlyForPlainFixedSizeTypes) {
   EXPECT_EQ(polygons->blocks[0].type, "polygon");
   EXPECT_EQ(polygons->blocks[0].connectivity.shape(), (mpp::NDArray::Shape{2, 6}));
 }
+
+// Writing: one int64 block VTK stores in our node order is the flat connectivity itself;
+// a block in another order, another dtype, or two blocks are copied (and converted).
+TEST(VtkFlatCells, OneInt64BlockInVtkOrderIsSharedOthersAreCopied) {
+  namespace vtk = mpp::vtk;
+  const NDArray tri = NDArray::from_vector(std::vector<std::int64_t>{0, 1, 2, 2, 1, 3}, {2, 3});
+  vtk::FlatOut one = vtk::flat_from_blocks({mpp::CellBlock::rectangular("triangle", tri)}, false, "vtu");
+  EXPECT_EQ(one.connectivity.raw(), tri.raw());
+  EXPECT_EQ(one.connectivity.shape(), (NDArray::Shape{6}));
+  const NDArray ends = vtk::end_offsets(one);
+  EXPECT_EQ(std::vector<std::int64_t>(ends.data<const std::int64_t>(), ends.data<const std::int64_t>() + 2), (std::vector<std::int64_t>{3, 6}));
+  EXPECT_EQ(one.types.data<const std::uint8_t>()[1], 5);
+
+  const NDArray wedge = NDArray::from_vector(std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}, {1, 6});
+  vtk::FlatOut permuted = vtk::flat_from_blocks({mpp::CellBlock::rectangular("wedge", wedge)}, false, "vtu");
+  EXPECT_NE(permuted.connectivity.raw(), wedge.raw());
+  const auto* w = permuted.connectivity.data<const std::int64_t>();
+  EXPECT_EQ(std::vector<std::int64_t>(w, w + 6), (std::vector<std::int64_t>{0, 2, 1, 3, 5, 4}));
+  EXPECT_EQ(wedge.data<const std::int64_t>()[1], 1);  // the mesh's own array untouched
+
+  vtk::FlatOut narrow = vtk::flat_from_blocks({mpp::CellBlock::rectangular("triangle", tri.as_dtype(mpp::DType::int32))}, false, "vtu");
+  EXPECT_EQ(narrow.connectivity.dtype(), mpp::DType::int64);
+  vtk::FlatOut two = vtk::flat_from_blocks({mpp::CellBlock::rectangular("triangle", tri), mpp::CellBlock::rectangular("triangle", tri)}, false, "vtu");
+  EXPECT_EQ(two.connectivity.size(), 12u);
+  EXPECT_EQ(vtk::end_offsets(two).data<const std::int64_t>()[3], 12);
+}

@@ -59,8 +59,8 @@ py::dict cells_from_blocks(const py::list& cells) {
     }
   }
   vtk::FlatOut flat = vtk::flat_from_blocks(blocks, false, "to_vtk");
-  out["types"] = to_numpy(NDArray::from_vector(flat.types));
-  out["offsets"] = to_numpy(NDArray::from_vector(flat.offsets));
+  out["types"] = to_numpy(flat.types);
+  out["offsets"] = to_numpy(flat.offsets);
   out["connectivity"] = to_numpy(flat.connectivity);
   if (flat.has_polyhedra) {
     // VTU's faceoffsets hold where each cell's stream ends; VTK's face locations where it starts.

@@ -98,6 +98,53 @@ void base64_append(std::string& out, const void* data, std::size_t nbytes) {
   base64_encode(data, nbytes, out.data() + old);
 }
 
+namespace {
+constexpr std::size_t kEncodeChunk = std::size_t{3} << 18;  // bytes per thread and window: whole groups
+}
+
+Base64Writer::Base64Writer(Sink sink, unsigned threads) : sink_(std::move(sink)), threads_(std::max(1u, threads)) {}
+
+void Base64Writer::append(const void* data, std::size_t nbytes) {
+  auto p = static_cast<const unsigned char*>(data);
+  if (ncarry_ > 0) {  // complete the group the last piece left open
+    while (ncarry_ < 3 && nbytes > 0) carry_[ncarry_++] = *p++, --nbytes;
+    if (ncarry_ < 3) return;
+    char quad[4];
+    base64_encode(carry_, 3, quad);
+    sink_(quad, 4);
+    ncarry_ = 0;
+  }
+  const std::size_t whole = nbytes / 3 * 3;
+  encode_groups(p, whole);
+  for (std::size_t i = whole; i < nbytes; ++i) carry_[ncarry_++] = p[i];
+}
+
+void Base64Writer::encode_groups(const unsigned char* p, std::size_t nbytes) {
+  const unsigned threads = nbytes > (std::size_t{4} << 20) ? threads_ : 1;
+  const std::size_t window = kEncodeChunk * threads;
+  if (nbytes > 0 && !window_) {
+    window_.reset(new char[base64_encoded_size(kEncodeChunk * threads_)]);  // the largest window; overwritten before use
+  }
+  for (std::size_t at = 0; at < nbytes; at += window) {
+    const std::size_t n = std::min(window, nbytes - at);
+    const std::size_t chunks = (n + kEncodeChunk - 1) / kEncodeChunk;
+    parallel_for(chunks, threads, [&](std::size_t c) {
+      const std::size_t b = c * kEncodeChunk;
+      base64_encode(p + at + b, std::min(kEncodeChunk, n - b), window_.get() + b / 3 * 4);
+    });
+    sink_(window_.get(), n / 3 * 4);
+  }
+}
+
+void Base64Writer::finish() {
+  if (ncarry_ > 0) {
+    char quad[4];
+    base64_encode(carry_, ncarry_, quad);
+    sink_(quad, 4);
+  }
+  ncarry_ = 0;
+}
+
 bool Base64Reader::decode_quad_slow() {
   std::uint8_t v[4];
   const char* at[4];

@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace meshioplusplus::codec {
@@ -21,6 +23,26 @@ constexpr std::size_t base64_encoded_size(std::size_t nbytes) { return (nbytes +
 void base64_encode(const void* data, std::size_t nbytes, char* out);
 // Appends the encoding of `data` to `out`.
 void base64_append(std::string& out, const void* data, std::size_t nbytes);
+
+// The base64 of a byte stream given in pieces (append), handed to `sink` a window of text
+// at a time, never the whole text at once: the text is that of the pieces' concatenation as
+// one padded stream (finish() pads it; the writer may then start another). Large pieces are
+// encoded on up to `threads` threads, in chunks of whole 3-byte groups.
+class Base64Writer {
+ public:
+  using Sink = std::function<void(const char* text, std::size_t n)>;
+  Base64Writer(Sink sink, unsigned threads);
+  void append(const void* data, std::size_t nbytes);
+  void finish();
+
+ private:
+  void encode_groups(const unsigned char* p, std::size_t nbytes);  // nbytes % 3 == 0
+  Sink sink_;
+  unsigned threads_;
+  unsigned char carry_[3] = {0, 0, 0};
+  std::size_t ncarry_ = 0;
+  std::unique_ptr<char[]> window_;  // encoded text of one window, overwritten each time
+};
 
 class Base64Reader {
  public:

@@ -115,7 +115,7 @@ void write_vtk(const std::string& path, const Mesh& input, const Options& option
   t.str("POINTS ").integer(pts.dim(0)).ch(' ').str(pts.dtype() == DType::float32 ? "float" : "double").ch('\n');
   w.data(pts.dtype() == DType::float32 ? pts : pts.as_dtype(DType::float64), 3);
 
-  const auto* off = flat.offsets.data();
+  const auto* off = flat.offsets.data<const std::int64_t>();
   const auto* conn = flat.connectivity.data<const std::int64_t>();
   if (v51) {
     t.str("CELLS ").integer(ncells + 1).ch(' ').integer(flat.connectivity.size()).ch('\n');
@@ -145,7 +145,8 @@ void write_vtk(const std::string& path, const Mesh& input, const Options& option
     }
   }
   t.str("CELL_TYPES ").integer(ncells).ch('\n');
-  std::vector<std::int32_t> types(flat.types.begin(), flat.types.end());
+  const auto* flat_types = flat.types.data<const std::uint8_t>();
+  std::vector<std::int32_t> types(flat_types, flat_types + ncells);
   w.data(NDArray::from_vector(types), 1);
 
   if (!mesh.field_data.empty()) w.field(mesh.field_data);

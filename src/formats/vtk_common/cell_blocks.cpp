@@ -369,6 +369,11 @@ std::vector<NDArray> split_rows(const NDArray& a, const std::vector<std::size_t>
   return out;
 }
 
+NDArray end_offsets(const FlatOut& flat) {
+  const std::size_t n = flat.types.size();
+  return NDArray::view(flat.offsets.data<std::int64_t>() + 1, DType::int64, {n}, flat.offsets.buffer());
+}
+
 FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format) {
   return flat_from_blocks(blocks, legacy_faces, format, "");
 }
@@ -385,15 +390,23 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
     }
     nconn += b.ragged ? b.indices.size() : b.connectivity.size();
   }
-  out.offsets.resize(ncells + 1);
-  out.types.resize(ncells);
-  out.offsets[0] = 0;
+  out.offsets = NDArray::uninit(DType::int64, {ncells + 1});
+  out.types = NDArray::uninit(DType::uint8, {ncells});
+  std::int64_t* offsets = out.offsets.data<std::int64_t>();
+  std::uint8_t* types = out.types.data<std::uint8_t>();
+  offsets[0] = 0;
   if (out.has_polyhedra && !legacy_faces) out.face_ends.assign(ncells, -1);
   // Without polyhedra the connectivity's size is known: it is written straight into the
   // array returned. A polyhedron's share is known only as it is written (a vector then).
+  // One int64 block of a type VTK stores in meshio++'s node order is its own flat
+  // connectivity: shared (the writers only read it), not copied.
   std::vector<std::int64_t> conn;
   NDArray conn_array;
+  const bool shared = blocks.size() == 1 && !out.has_polyhedra && !blocks[0].ragged &&
+                      blocks[0].connectivity.dtype() == DType::int64 && vtk_type_for(blocks[0].type).id >= 0 &&
+                      vtk_type_for(blocks[0].type).order.empty();
   if (out.has_polyhedra) conn.reserve(nconn);
+  else if (shared) conn_array = blocks[0].connectivity.reshaped({nconn});
   else conn_array = NDArray::uninit(DType::int64, {nconn});
   std::size_t used = 0;  // connectivity entries written
   auto grow = [&](std::size_t k) -> std::int64_t* {
@@ -407,8 +420,7 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
     const VtkWriteType wt = vtk_type_for(b.type);
     if (wt.id < 0) throw write_error(format, path, "VTK has no cell type for '" + b.type + "'");
     const std::size_t m = b.size();
-    std::fill(out.types.begin() + static_cast<std::ptrdiff_t>(cell), out.types.begin() + static_cast<std::ptrdiff_t>(cell + m),
-              static_cast<std::uint8_t>(wt.id));
+    std::fill(types + cell, types + cell + m, static_cast<std::uint8_t>(wt.id));
     if (wt.id == kPolyhedron) {
       const NDArray idx = b.indices.as_dtype(DType::int64);
       const auto* ix = idx.data<const std::int64_t>();
@@ -429,7 +441,7 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
           out.face_ends[cell] = static_cast<std::int64_t>(out.face_stream.size());
           conn.insert(conn.end(), nodes.begin(), nodes.end());
         }
-        out.offsets[cell + 1] = static_cast<std::int64_t>(conn.size());
+        offsets[cell + 1] = static_cast<std::int64_t>(conn.size());
       }
       used = conn.size();
       continue;
@@ -440,11 +452,15 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
       const auto* co = b.offsets.data<const std::int64_t>();
       const auto base = static_cast<std::int64_t>(used);
       if (idx.size()) std::memcpy(grow(idx.size()), ix, idx.size() * sizeof(std::int64_t));
-      for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = base + co[i + 1];
+      for (std::size_t i = 0; i < m; ++i, ++cell) offsets[cell + 1] = base + co[i + 1];
       continue;
     }
     const std::size_t k = b.connectivity.ndim() == 2 ? b.connectivity.dim(1) : 1;
     const std::size_t base = used;
+    if (shared) {
+      for (std::size_t i = 0; i < m; ++i, ++cell) offsets[cell + 1] = static_cast<std::int64_t>((i + 1) * k);
+      continue;
+    }
     std::int64_t* dst = grow(m * k);
     visit_dtype(b.connectivity.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -456,7 +472,7 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
           for (std::size_t j = 0; j < k; ++j) dst[i * k + j] = static_cast<std::int64_t>(src[i * k + static_cast<std::size_t>(wt.order[j])]);
       }
     });
-    for (std::size_t i = 0; i < m; ++i, ++cell) out.offsets[cell + 1] = static_cast<std::int64_t>(base + (i + 1) * k);
+    for (std::size_t i = 0; i < m; ++i, ++cell) offsets[cell + 1] = static_cast<std::int64_t>(base + (i + 1) * k);
   }
   out.connectivity = out.has_polyhedra ? NDArray::from_vector(conn) : conn_array;
   return out;

@@ -115,13 +115,16 @@ std::vector<NDArray> split_rows(const NDArray& a, const BlocksOut& blocks);
 // stream in it (-1 for other cells) when any block is a polyhedron; `legacy_faces` puts
 // the stream in place of the polyhedron's connectivity instead (legacy VTK).
 struct FlatOut {
-  std::vector<std::int64_t> offsets;       // n + 1, leading 0
-  NDArray connectivity;                    // int64, offsets[n]
-  std::vector<std::uint8_t> types;         // n
+  NDArray offsets;                         // (n + 1,) int64, leading 0
+  NDArray connectivity;                    // int64, offsets[n]; one int64 block of a type VTK stores as
+                                           // it is: that block's own array (shared, not copied)
+  NDArray types;                           // (n,) uint8
   std::vector<std::int64_t> face_stream;   // VTU polyhedra
   std::vector<std::int64_t> face_ends;     // VTU faceoffsets (n, -1 for non-polyhedra)
   bool has_polyhedra = false;
 };
+// VTK's end offsets (offsets without the leading 0), sharing its buffer.
+NDArray end_offsets(const FlatOut& flat);
 // Throws WriteError naming `format` and the file `path` for a cell type VTK cannot hold.
 FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces, std::string_view format,
                          std::string_view path);

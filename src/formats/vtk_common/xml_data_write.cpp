@@ -199,43 +199,25 @@ void XmlDataWriter::write_array(io::TextWriter& w, const OutArray& a) {
   }
   if (o_.mode == XmlWriteOptions::Mode::binary) {
     w.str(" format=\"binary\">\n");
+    // Encoded straight into the file a window at a time (no copy of the data, no whole text).
+    codec::Base64Writer text([&](const char* chars, std::size_t n) { w.bytes(chars, n); }, o_.threads);
     const auto h = header_of(a);
-    std::string text;
+    text.append(h.data(), h.size());
     if (!o_.compress) {
       // meshio and VTK both read header + data as one base64 stream.
-      std::vector<unsigned char> all(h.size() + a.data.nbytes());
-      std::memcpy(all.data(), h.data(), h.size());
-      if (a.data.nbytes()) std::memcpy(all.data() + h.size(), a.data.raw(), a.data.nbytes());
-      encode_parallel(text, all.data(), all.size());
+      text.append(a.data.raw(), a.data.nbytes());
     } else {
       // VTK's layout: the header and the compressed blocks as two base64 streams.
-      codec::base64_append(text, h.data(), h.size());
-      std::size_t total = 0;
-      for (const auto& b : a.blocks) total += b.size();
-      std::vector<unsigned char> all;
-      all.reserve(total);
-      for (const auto& b : a.blocks) all.insert(all.end(), b.begin(), b.end());
-      std::string data_text;
-      encode_parallel(data_text, all.data(), all.size());
-      text += data_text;
+      text.finish();
+      for (const auto& b : a.blocks) text.append(b.data(), b.size());
     }
-    w.str(text).str("\n</DataArray>\n");
+    text.finish();
+    w.str("\n</DataArray>\n");
     return;
   }
   w.str(" format=\"ascii\">\n");
   io::write_ascii(w, a.data, o_.float_format, {std::max<std::size_t>(a.comps, 1), " ", true});
   w.str("</DataArray>\n");
-}
-
-// Base64 of large buffers in parallel chunks (multiples of 3 bytes: identical output).
-void XmlDataWriter::encode_parallel(std::string& out, const unsigned char* data, std::size_t n) const {
-  out.resize(codec::base64_encoded_size(n));
-  constexpr std::size_t chunk = 3 << 18;
-  const std::size_t nchunks = (n + chunk - 1) / chunk;
-  parallel_for(nchunks, n > (4u << 20) ? o_.threads : 1, [&](std::size_t c) {
-    const std::size_t b = c * chunk;
-    codec::base64_encode(data + b, std::min(chunk, n - b), out.data() + b / 3 * 4);
-  });
 }
 
 void XmlDataWriter::write_raw_payload(io::AtomicFile& f, const OutArray& a) const {

@@ -84,7 +84,6 @@ class XmlDataWriter {
   std::vector<unsigned char> header_of(const OutArray& a) const;
   std::size_t payload_size(const OutArray& a) const;
   void write_array(io::TextWriter& w, const OutArray& a);
-  void encode_parallel(std::string& out, const unsigned char* data, std::size_t n) const;
   void write_raw_payload(io::AtomicFile& f, const OutArray& a) const;
 
   std::string format_, path_;

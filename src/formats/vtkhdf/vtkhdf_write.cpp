@@ -33,8 +33,8 @@ Partition prepare_partition(const Mesh& input, const std::string& path) {
   p.flat = vtk::flat_from_blocks(mesh.cells, false, "vtkhdf", path);
   if (p.flat.has_polyhedra)
     throw write_error("vtkhdf", path, "polyhedron cells: VTKHDF 1.0 holds no face stream (write .vtu instead)");
-  p.offsets = NDArray::from_vector(p.flat.offsets);
-  p.types = NDArray::from_vector(p.flat.types);
+  p.offsets = p.flat.offsets;
+  p.types = p.flat.types;
   for (const auto& [name, a] : mesh.point_data) p.point_data[name] = as_rows(a);
   for (const auto& [name, list] : mesh.cell_data)
     p.cell_data[name] = as_rows(vtk::concat_cell_data(name, list, "vtkhdf", path));

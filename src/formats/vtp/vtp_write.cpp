@@ -55,7 +55,7 @@ void write_vtp(const std::string& path, const Mesh& input, const Options& option
     if (counts[k] == 0) continue;
     w.group(kTags[k]);
     w.add("connectivity", flat.connectivity);
-    w.add("offsets", NDArray::from_vector(std::vector<std::int64_t>(flat.offsets.begin() + 1, flat.offsets.end())));
+    w.add("offsets", vtk::end_offsets(flat));
   }
   w.group("PointData");
   for (const auto& [name, a] : mesh.point_data) w.add(name, a);

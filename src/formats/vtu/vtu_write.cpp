@@ -36,9 +36,8 @@ void write_vtu(const std::string& path, const Mesh& input, const Options& option
   vtk::FlatOut flat = vtk::flat_from_blocks(mesh.cells, false, "vtu", path);
   w.group("Cells");
   w.add("connectivity", flat.connectivity);
-  std::vector<std::int64_t> ends(flat.offsets.begin() + 1, flat.offsets.end());
-  w.add("offsets", NDArray::from_vector(ends));
-  w.add("types", NDArray::from_vector(flat.types));
+  w.add("offsets", vtk::end_offsets(flat));
+  w.add("types", flat.types);
   if (flat.has_polyhedra) {
     w.add("faces", NDArray::from_vector(flat.face_stream));
     w.add("faceoffsets", NDArray::from_vector(flat.face_ends));
