@@ -80,8 +80,18 @@ def test_targets_pass_and_miss():
     # no peer, no target: meshio writes no appended VTU, gmsh reads no VTU
     assert ("faster than gmsh", "vtu binary zlib") not in tg
     assert not any(t["case"] == "vtu appended raw" and "meshio" in t["target"] for t in tg.values())
-    # VTP is held to the bracket's VTU ratio against VTK in the same encoding (absent here)
+    # VTP is held to VTU's time on the same mesh and encoding (no skin rows here: no target)
     assert not any(t["target"].startswith("VTP at VTU") for t in tg.values())
+
+
+def test_vtp_is_held_to_the_vtu_time_of_the_same_mesh_and_encoding():
+    skin = [row("skin", "read", "vtp binary", 0.050, vtk=0.40, fmt="vtp"), row("skin", "read", "vtu binary", 0.052, vtk=0.50, fmt="vtu"),
+            row("skin", "write", "vtp ascii", 0.120, vtk=0.40, fmt="vtp"), row("skin", "write", "vtu ascii", 0.100, vtk=0.40, fmt="vtu"),
+            row("skin", "read", "vtp ascii", 0.150, vtk=0.70, fmt="vtp"),  # no VTU ascii read in this run: no target
+            row("bracket", "read", "vtu binary", 0.010, vtk=0.10, fmt="vtu")]  # another mesh: never the reference
+    tg = [t for t in run.targets(skin) if t["target"].startswith("VTP at VTU")]
+    assert [(t["op"], t["case"], t["status"]) for t in tg] == [("read", "vtp binary", "PASS"), ("write", "vtp ascii", "MISS")]
+    assert tg[0]["value"] == pytest.approx(0.050 / 0.052) and tg[1]["value"] == pytest.approx(1.2)
 
 
 def test_latest_full_skips_partial_and_old_files(tmp_path):
