@@ -241,17 +241,22 @@ std::optional<XmlDataReader::RawValues> XmlDataReader::raw_values(const XmlEleme
   return RawValues{*dt, static_cast<std::size_t>(doc_.raw_begin - file_.data()) + at + header_bytes_};
 }
 
-void XmlDataReader::scan_array(const XmlElement& da, std::size_t count, const ScanVisitor& visit) {
+std::optional<NDArray> XmlDataReader::scan_array(const XmlElement& da, std::size_t count, const ScanVisitor& visit) {
   if (const auto raw = raw_values(da, count)) {
     io::read_chunks(file_, raw->offset, count, dtype_size(raw->dtype), threads_,
                     [&](std::size_t range, std::size_t first, std::size_t n, const char* bytes) {
                       return visit(static_cast<unsigned>(range), raw->dtype, first, n, bytes);
                     });
-    return;
+    return std::nullopt;
   }
-  const UncachedScope dropped;  // decoded only to be scanned: its buffer is not kept for later
-  const NDArray a = read_array(da, count);
+  NDArray a = read_array(da, count);
   visit(0, a.dtype(), 0, a.size(), a.raw());
+  return a;
+}
+
+void XmlDataReader::drop_scanned(std::optional<NDArray>& decoded) {
+  const UncachedScope dropped;
+  decoded.reset();
 }
 
 DType XmlDataReader::read_int64(const XmlElement& da, std::size_t count, std::int64_t* out) {

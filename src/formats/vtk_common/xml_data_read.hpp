@@ -60,9 +60,13 @@ class XmlDataReader {
   // raw array in the host's byte order is read a cache-sized piece at a time into a buffer
   // of its own (pieces of one range in order, ranges in parallel, range <
   // io::kMaxChunkRanges); visit returns false to stop its range. Any other array is
-  // decoded whole (every check of read_array) and visited once, as range 0.
+  // decoded whole (every check of read_array), visited once as range 0, and returned, so a
+  // caller that needs it after all does not decode it twice (drop it with drop_scanned).
   using ScanVisitor = std::function<bool(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values)>;
-  void scan_array(const io::XmlElement& da, std::size_t count, const ScanVisitor& visit);
+  std::optional<NDArray> scan_array(const io::XmlElement& da, std::size_t count, const ScanVisitor& visit);
+  // Drops what scan_array decoded, its buffer back to the system rather than into the
+  // buffer cache (core/uncached_scope.hpp): kept, it would raise the read's peak memory.
+  static void drop_scanned(std::optional<NDArray>& decoded);
 
   // A one-component integer DataArray of `count` values as int64 into `out`: straight from
   // the file when it is appended raw Int64 in the host's order, else decoded (every check of

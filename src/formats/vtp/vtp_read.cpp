@@ -147,10 +147,12 @@ class Reader {
     if (!conn || !offs) x_.fail_at(ce, "<" + std::string(ce.name) + "> needs DataArrays connectivity and offsets");
     vtk::UniformEnds ends;
     vtk::IdRange ids;
-    x_.scan_array(*offs, count, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
+    std::optional<NDArray> scanned =
+        x_.scan_array(*offs, count, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
     const std::int64_t step = ends.step(count);
     NDArray o;  // kept only when the cells differ in size (implied otherwise)
-    if (step == 0) o = x_.read_array(*offs, count);
+    if (step == 0) o = scanned ? std::move(*scanned) : x_.read_array(*offs, count);
+    vtk::XmlDataReader::drop_scanned(scanned);
     const vtk::XmlDataReader::PieceVisitor scan_ids = [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { ids.feed(r, d, f, n, v); };
     NDArray c = x_.read_array(*conn, std::nullopt, &scan_ids);
     if ((step == 0 && dtype_is_float(o.dtype())) || dtype_is_float(c.dtype()))

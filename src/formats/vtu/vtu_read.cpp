@@ -116,13 +116,22 @@ class Reader {
     vtk::UniformEnds ends;
     vtk::SameValue same_type;
     vtk::IdRange ids;
-    x_.scan_array(*offs, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
+    std::optional<NDArray> scanned = x_.scan_array(
+        *offs, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return ends.feed(r, d, f, n, v); });
     const std::int64_t step = ends.step(p.num_cells);
     if (step == 0) {  // read after the leading 0 (checks the declared size first)
       p.offsets = NDArray::uninit(DType::int64, {p.num_cells + 1});
-      p.offsets.data<std::int64_t>()[0] = 0;
-      if (dtype_is_float(x_.read_int64(*offs, p.num_cells, p.offsets.data<std::int64_t>() + 1))) fail_at(*offs, "offsets must be integers");
+      auto* full = p.offsets.data<std::int64_t>();
+      full[0] = 0;
+      const DType dt = scanned ? scanned->dtype() : x_.read_int64(*offs, p.num_cells, full + 1);
+      if (dtype_is_float(dt)) fail_at(*offs, "offsets must be integers");
+      if (scanned) visit_dtype(dt, [&](auto tag) {  // decoded by the scan: converted, not decoded again
+        using T = decltype(tag);
+        const T* src = scanned->data<const T>();
+        for (std::size_t i = 0; i < p.num_cells; ++i) full[i + 1] = static_cast<std::int64_t>(src[i]);
+      });
     }
+    vtk::XmlDataReader::drop_scanned(scanned);
     const std::int64_t nconn = step != 0 ? step * static_cast<std::int64_t>(p.num_cells) : p.offsets.data<const std::int64_t>()[p.num_cells];
     if (nconn < 0) fail_at(*offs, "the last offset is negative");
     // The connectivity length comes from the data; it must match the last offset.
@@ -133,12 +142,15 @@ class Reader {
       fail_at(*conn, "connectivity has " + std::to_string(cn.size()) + " entries, the offsets reach " + std::to_string(nconn));
     p.connectivity = cn.as_dtype(DType::int64);
     cn = NDArray();
+    std::optional<NDArray> scanned_types;
     if (only && step != 0 && !faces && !faceoffs && ids.within(static_cast<std::int64_t>(p.num_points))) {
-      x_.scan_array(*types, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return same_type.feed(r, d, f, n, v); });
+      scanned_types = x_.scan_array(
+          *types, p.num_cells, [&](unsigned r, DType d, std::size_t f, std::size_t n, const void* v) { return same_type.feed(r, d, f, n, v); });
       if (const std::optional<std::int64_t> one_type = same_type.value(p.num_cells))
         p.blocks = vtk::uniform_blocks(p.connectivity, p.num_cells, step, *one_type);
     }
     if (p.blocks) {
+      vtk::XmlDataReader::drop_scanned(scanned_types);
       p.has_cells = true;
       return;
     }
@@ -147,7 +159,7 @@ class Reader {
       auto* full = p.offsets.data<std::int64_t>();
       for (std::size_t i = 0; i <= p.num_cells; ++i) full[i] = step * static_cast<std::int64_t>(i);
     }
-    NDArray t = read_array(*types, p.num_cells);
+    NDArray t = scanned_types ? std::move(*scanned_types) : read_array(*types, p.num_cells);
     if (dtype_is_float(t.dtype())) fail_at(*types, "types must be integers");
     if (t.dtype() != DType::uint8) {
       NDArray u = NDArray::uninit(DType::uint8, {p.num_cells});
