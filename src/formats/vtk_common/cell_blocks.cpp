@@ -42,7 +42,7 @@ template <class F> bool integer_piece(DType dtype, const void* values, F&& f) {
 
 // The largest value as unsigned (a negative id, or an unsigned one past INT64_MAX, is
 // huge): one pass, one compare per value.
-template <class T> std::uint64_t largest_as_unsigned(const T* v, std::size_t n) {
+template <class T> [[gnu::always_inline]] inline std::uint64_t largest_as_unsigned(const T* v, std::size_t n) {
   std::uint64_t top = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto x = static_cast<std::uint64_t>(static_cast<std::int64_t>(v[i]));
@@ -51,16 +51,12 @@ template <class T> std::uint64_t largest_as_unsigned(const T* v, std::size_t n) 
   return top;
 }
 
-// int64 ids (VTK's own) also compiled for AVX2 and chosen at run time: x86-64's baseline
-// (SSE2) has no 64-bit compare, so the loop above takes one id at a time there, AVX2 four.
+// int64 ids (VTK's own): the loop above also inlined into an AVX2 function and chosen at
+// run time: x86-64's baseline (SSE2) has no 64-bit compare, so it takes one id at a time
+// there, AVX2 four.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("avx2"))) std::uint64_t largest_int64_avx2(const std::int64_t* v, std::size_t n) {
-  std::uint64_t top = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<std::uint64_t>(v[i]);
-    top = x > top ? x : top;
-  }
-  return top;
+  return largest_as_unsigned<std::int64_t>(v, n);
 }
 #endif
 
@@ -403,8 +399,10 @@ FlatOut flat_from_blocks(const std::vector<CellBlock>& blocks, bool legacy_faces
   std::vector<std::int64_t> conn;
   NDArray conn_array;
   const bool shared = blocks.size() == 1 && !out.has_polyhedra && !blocks[0].ragged &&
-                      blocks[0].connectivity.dtype() == DType::int64 && vtk_type_for(blocks[0].type).id >= 0 &&
-                      vtk_type_for(blocks[0].type).order.empty();
+                      blocks[0].connectivity.dtype() == DType::int64 && [&] {
+                        const VtkWriteType wt = vtk_type_for(blocks[0].type);
+                        return wt.id >= 0 && wt.order.empty();
+                      }();
   if (out.has_polyhedra) conn.reserve(nconn);
   else if (shared) conn_array = blocks[0].connectivity.reshaped({nconn});
   else conn_array = NDArray::uninit(DType::int64, {nconn});

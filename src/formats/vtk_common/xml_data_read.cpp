@@ -265,13 +265,16 @@ DType XmlDataReader::read_int64(const XmlElement& da, std::size_t count, std::in
     return DType::int64;
   }
   const NDArray a = read_array(da, count);
-  if (dtype_is_float(a.dtype())) return a.dtype();
+  if (!dtype_is_float(a.dtype())) copy_as_int64(a, out);
+  return a.dtype();
+}
+
+void XmlDataReader::copy_as_int64(const NDArray& a, std::int64_t* out) {
   visit_dtype(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* src = a.data<const T>();
-    for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<std::int64_t>(src[i]);
+    for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<std::int64_t>(src[i]);
   });
-  return a.dtype();
 }
 
 NDArray XmlDataReader::read_ascii(const XmlElement& da, DType dt, std::optional<std::size_t> expected) {

@@ -73,6 +73,9 @@ class XmlDataReader {
   // read_array) and converted. Returns the file's dtype; a floating-point one leaves `out`
   // unwritten (the caller names the array in its error).
   DType read_int64(const io::XmlElement& da, std::size_t count, std::int64_t* out);
+  // An integer array's values converted into `out` (read_int64's last step, for an array
+  // already decoded).
+  static void copy_as_int64(const NDArray& a, std::int64_t* out);
 
   // Decodes a DataArray. `tuples`: the expected tuple count when known (checked), else
   // taken from the data. Shape (tuples,) for one component, else (tuples, components).

@@ -125,11 +125,7 @@ class Reader {
       full[0] = 0;
       const DType dt = scanned ? scanned->dtype() : x_.read_int64(*offs, p.num_cells, full + 1);
       if (dtype_is_float(dt)) fail_at(*offs, "offsets must be integers");
-      if (scanned) visit_dtype(dt, [&](auto tag) {  // decoded by the scan: converted, not decoded again
-        using T = decltype(tag);
-        const T* src = scanned->data<const T>();
-        for (std::size_t i = 0; i < p.num_cells; ++i) full[i + 1] = static_cast<std::int64_t>(src[i]);
-      });
+      if (scanned) vtk::XmlDataReader::copy_as_int64(*scanned, full + 1);  // decoded by the scan: not decoded again
     }
     vtk::XmlDataReader::drop_scanned(scanned);
     const std::int64_t nconn = step != 0 ? step * static_cast<std::int64_t>(p.num_cells) : p.offsets.data<const std::int64_t>()[p.num_cells];
