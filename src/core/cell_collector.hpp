@@ -58,6 +58,28 @@ class CellCollector {
     return reinterpret_cast<std::int64_t*>(r.labels.extend(nodes * sizeof(std::int64_t)));
   }
 
+  // Appends the rows of `other` (a later piece of the same file, parsed on another thread)
+  // after these: its runs move over, its first joining the last one here when both are of
+  // one type (those rows copied once). `other` is left empty.
+  void append(CellCollector&& other) {
+    for (Run& r : other.runs_) {
+      if (!runs_.empty() && runs_.back().type == r.type && runs_.back().nodes == r.nodes) {
+        Run& last = runs_.back();
+        std::memcpy(last.labels.extend(r.labels.size()), r.labels.data(), r.labels.size());
+        std::memcpy(last.offsets.extend(r.offsets.size()), r.offsets.data(), r.offsets.size());
+        last.count += r.count;
+        r.labels.clear();
+        r.offsets.clear();
+        continue;
+      }
+      r.first += rows_;
+      runs_.push_back(std::move(r));
+    }
+    rows_ += other.rows_;
+    other.runs_.clear();
+    other.rows_ = 0;
+  }
+
   std::size_t rows() const { return rows_; }
   bool empty() const { return rows_ == 0; }
   const std::vector<Run>& runs() const { return runs_; }

@@ -300,8 +300,8 @@ TEST(AbaqusWrite, NumbersFitCalculixsTwentyCharactersAndDataLinesSixteenEntries)
 
 TEST(AbaqusWrite, BytesDoNotDependOnTheThreadCount) {
   mpp::Mesh m;
-  m.points = grid_points();
-  m.cells.push_back(rect("tetra", 4, 100000));  // several chunks of element lines
+  m.points = many_points(100000);               // several chunks of node lines
+  m.cells.push_back(rect("tetra", 4, 100000));  // and of element lines
   m.cells.push_back(rect("hexahedron20", 20, 70000, 3));
   std::string first;
   for (std::string threads : {"1", "2", "3", "8"}) {

@@ -37,6 +37,19 @@ inline NDArray grid_points(std::size_t dim = 3) {
   return NDArray::from_vector(p, {27, dim});
 }
 
+// `n` points whose coordinates' shortest texts are of many lengths, all within the 20
+// characters Abaqus takes (writers format them in chunks on several threads: enough points
+// for several chunks).
+inline NDArray many_points(std::size_t n) {
+  std::vector<double> p(3 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    p[3 * i] = static_cast<double>(i) * 1e-3;
+    p[3 * i + 1] = static_cast<double>(i % 4099) / 1024.0 - 0.5;
+    p[3 * i + 2] = -static_cast<double>(i % 977) * 1.5e7;
+  }
+  return NDArray::from_vector(p, {n, 3});
+}
+
 inline mpp::CellBlock rect(const std::string& type, std::size_t k, std::size_t m, std::int64_t seed = 0) {
   std::vector<std::int64_t> c(k * m);
   for (std::size_t i = 0; i < k * m; ++i) c[i] = static_cast<std::int64_t>((i * 7 + static_cast<std::size_t>(seed) * 3 + i / k) % 27);

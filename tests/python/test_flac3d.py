@@ -120,3 +120,64 @@ def test_errors_name_file_and_line(tmp_path):
     bad.write_text("G 1 0 0 0\nG 2 0 zero 0\n")
     with pytest.raises(mio.ReadError, match=r"bad\.f3grid: line 2 .*expected a coordinate, found 'zero'"):
         mio.read(bad)
+
+
+def _big_ascii(path, zones=30000):
+    """An ASCII grid over 1 MB (read in pieces on several threads) whose awkward lines land
+    everywhere: a group's member lines, a skipped record's number lines, G records after
+    zones, comments and blank lines between records."""
+    n = zones + 3
+    points = np.round(np.random.default_rng(7).random((n, 3)), 6)
+    lines = ["* big grid", ""]
+    lines += [f"G {i + 1} {x:.6f} {y:.6f} {z:.6f}" for i, (x, y, z) in enumerate(points[: n // 2])]
+    for z in range(zones):
+        a = z % (n - 4) + 1
+        kind = "T4" if z % 7 else "B8"
+        ids = [a, a + 1, a + 2, a + 3] if kind == "T4" else [a, a + 1, a + 2, a + 3] * 2
+        lines.append(f"Z {kind} {z + 1} " + " ".join(map(str, ids)))
+        if z % 5000 == 17:
+            lines += ["GPGROUP 'skipped' SLOT 1"] + [" ".join(map(str, range(1, 40)))] * 200
+        if z % 9000 == 3:
+            lines += [f"ZGROUP 'g{z}' SLOT 1"] + [" ".join(str(k) for k in range(1 + j, 9000, 97)[:20]) for j in range(300)]
+    lines += [f"G {i + 1} {x:.6f} {y:.6f} {z:.6f}" for i, (x, y, z) in enumerate(points[n // 2:], start=n // 2)]
+    lines += ["ZGROUP 'tail' SLOT 2"] + [" ".join(map(str, range(1, zones, 997)))] * 3
+    path.write_text("\n".join(lines) + "\n")
+    assert path.stat().st_size > 1 << 20
+    return path, points
+
+
+def test_ascii_read_in_pieces_equals_one_thread(tmp_path):
+    path, points = _big_ascii(tmp_path / "big.f3grid")
+
+    def read(threads):
+        with pytest.warns(UserWarning) as seen:
+            m = mio.read(path, threads=threads)
+        return m, sorted(str(w.message) for w in seen)
+    one, one_warnings = read(1)
+    assert any("record GPGROUP (" in w and "the first at line" in w for w in one_warnings)
+    np.testing.assert_array_equal(one.points, points)
+    assert sum(len(c.data) for c in one.cells) == 30000
+    assert {"zone:g3:1", "zone:g9003:1", "zone:tail:2"} <= set(one.cell_sets)
+    for threads in (2, 3, 5, 16):
+        m, w = read(threads)
+        assert w == one_warnings
+        np.testing.assert_array_equal(m.points, one.points)
+        assert [c.type for c in m.cells] == [c.type for c in one.cells]
+        for x, y in zip(m.cells, one.cells):
+            np.testing.assert_array_equal(x.data, y.data)
+        assert list(m.cell_sets) == list(one.cell_sets)
+        for k in one.cell_sets:
+            for x, y in zip(m.cell_sets[k], one.cell_sets[k]):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_ascii_pieces_report_the_first_error(tmp_path):
+    path, _ = _big_ascii(tmp_path / "big.f3grid")
+    lines = path.read_text().splitlines()
+    first, later = len(lines) // 3, 2 * len(lines) // 3
+    lines[later] = "Z T4 1 2 3"
+    lines[first] = "G 5 0 zero 0"
+    path.write_text("\n".join(lines) + "\n")
+    for threads in (1, 2, 4):
+        with pytest.raises(mio.ReadError, match=rf"big\.f3grid: line {first + 1} "):
+            mio.read(path, threads=threads)

@@ -5,21 +5,21 @@
 // Options, as meshio's writer: float_fmt (node coordinates; default "": the shortest string
 // that reads back to the same value, cut to 20 characters when it is longer, because
 // CalculiX rejects longer numbers; meshio's default ".16e" can be asked for explicitly),
-// translate_cell_names=true (Abaqus element names, else meshio's type names), threads (the
-// element lines are formatted in parallel chunks; the bytes never depend on it).
+// translate_cell_names=true (Abaqus element names, else meshio's type names), threads (node
+// and element lines are formatted in parallel chunks, core/io/parallel_text.hpp; the bytes
+// never depend on it).
 // Element names are ones both meshio and CalculiX know (abaqus_types.cpp). Element data
 // lines carry at most 16 entries (C3D20 continues on a second line, as Abaqus requires).
 // Point regions become *NSET, cell regions *ELSET, side regions *SURFACE, TYPE=ELEMENT with
 // element-face pairs; empty regions are not written (solvers reject empty sets). Point, cell
 // and field data are not written (meshio neither).
 #include <algorithm>
-#include <charconv>
 #include <string>
 #include <vector>
 
 #include "core/io/file.hpp"
+#include "core/io/parallel_text.hpp"
 #include "core/io/text_writer.hpp"
-#include "core/parallel.hpp"
 #include "formats/abaqus/abaqus_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -29,7 +29,6 @@ namespace meshioplusplus::abaqus {
 namespace {
 
 constexpr std::size_t kPerLine = 16;  // Abaqus: at most 16 entries on a data line
-constexpr std::size_t kChunkRows = 1 << 15;
 
 // Set and surface names go out as written when they are plain words, else quoted.
 std::string name_param(const std::string& path, const std::string& name) {
@@ -99,13 +98,14 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
   w.str("*HEADING\nAbaqus DataFile Version 6.14\nwritten by meshio++\n*NODE\n");
   const NDArray pts = mesh.points.as_dtype(DType::float64);
   const double* x = pts.data<double>();
-  for (std::size_t i = 0; i < pts.dim(0); ++i) {
-    w.integer(i + 1);
-    for (int d = 0; d < dim; ++d) w.str(", ").real(x[i * static_cast<std::size_t>(dim) + static_cast<std::size_t>(d)], ff);
-    w.ch('\n');
-  }
+  io::write_rows(w, pts.dim(0), threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) {
+      t.integer(i + 1);
+      for (int d = 0; d < dim; ++d) t.str(", ").real(x[i * static_cast<std::size_t>(dim) + static_cast<std::size_t>(d)], ff);
+      t.ch('\n');
+    }
+  });
   std::int64_t eid = 0;
-  std::vector<std::string> chunks(threads);
   for (std::size_t bi = 0; bi < mesh.cells.size(); ++bi) {
     const CellBlock& b = mesh.cells[bi];
     w.str("*ELEMENT, TYPE=").str(names[bi]).ch('\n');
@@ -117,30 +117,16 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
     for (std::size_t j = 0; j < k; ++j) inv[j] = j;
     if (const int* perm = translate ? node_permutation(b.type) : nullptr)
       for (std::size_t j = 0; j < k; ++j) inv[static_cast<std::size_t>(perm[j])] = j;
-    // Element lines are the bulk of a deck: rows are formatted in chunks on up to `threads`
-    // threads and written in order, so the bytes never depend on the thread count.
-    const std::size_t nchunks = (m + kChunkRows - 1) / kChunkRows;
-    for (std::size_t first = 0; first < nchunks; first += threads) {
-      const std::size_t batch = std::min<std::size_t>(threads, nchunks - first);
-      parallel_for(batch, threads, [&](std::size_t t) {
-        const std::size_t r0 = (first + t) * kChunkRows, r1 = std::min(m, r0 + kChunkRows);
-        std::string& out = chunks[t];
-        out.resize((r1 - r0) * (k + 1) * 23);  // 20 digits, a comma and a line break at most
-        char* p = out.data();
-        char* const end = p + out.size();
-        for (std::size_t i = r0; i < r1; ++i) {
-          p = std::to_chars(p, end, eid + static_cast<std::int64_t>(i) + 1).ptr;
-          for (std::size_t j = 0; j < k; ++j) {
-            *p++ = ',';
-            if ((j + 1) % kPerLine == 0) *p++ = '\n';
-            p = std::to_chars(p, end, c[i * k + inv[j]] + 1).ptr;
-          }
-          *p++ = '\n';
+    io::write_rows(w, m, threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+      for (std::size_t i = r0; i < r1; ++i) {
+        t.integer(eid + static_cast<std::int64_t>(i) + 1);
+        for (std::size_t j = 0; j < k; ++j) {
+          t.str((j + 1) % kPerLine == 0 ? ",\n" : ",");
+          t.integer(c[i * k + inv[j]] + 1);
         }
-        out.resize(static_cast<std::size_t>(p - out.data()));
-      });
-      for (std::size_t t = 0; t < batch; ++t) w.str(chunks[t]);
-    }
+        t.ch('\n');
+      }
+    });
     eid += static_cast<std::int64_t>(m);
   }
   for (std::size_t r = 0; r < mesh.regions.size(); ++r) {

@@ -16,7 +16,11 @@
 //   (39 (zone type name) ...), (45 (zone type name) ())  zone names
 // A zone id 0 header declares a total and has no body. Binary bodies are little endian and
 // start right after their '(' (meshio puts a line break first: both are accepted); the
-// text up to the section's ')' ("End of Binary Section 3010") is skipped.
+// text up to the section's ')' ("End of Binary Section 3010") is skipped. The file is
+// mapped without its pages: the large binary bodies (nodes, cell nodes, fixed-size faces)
+// are taken with pread on several threads (core/io/section_reader.hpp), text is parsed
+// through the mapping, its fixed-size rows (nodes, cell nodes, faces of one shape) on
+// several threads (core/io/parallel_rows.hpp).
 //
 // meshio's own writer puts each cell's nodes into the cell section (element types 1-6
 // with a body): such a file is read back as those cells, block per section, as meshio
@@ -32,6 +36,8 @@
 
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_rows.hpp"
+#include "core/io/section_reader.hpp"
 #include "formats/ansys/ansys_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
 
@@ -69,11 +75,12 @@ struct CellSection {
   std::vector<std::uint8_t> types;  // mixed zone: each cell's type
   NDArray nodes;                    // meshio's layout: each cell's nodes (0-based)
   const char* at;
+  std::uint64_t top = 0;            // the largest of `nodes` taken as unsigned
 };
 
 class Reader {
  public:
-  Reader(const std::string& path, unsigned threads) : file_(path, "ansys"), cur_(file_.text(), "ansys", path), path_(path) {
+  Reader(const std::string& path, unsigned threads) : file_(path, "ansys", /*populate=*/false), cur_(file_.text(), "ansys", path), path_(path) {
     topo_.threads = threads;
     line_ptr_ = cur_.begin();
   }
@@ -192,6 +199,22 @@ class Reader {
     }
     cur_.set_ptr(p);
   }
+  // The cursor's position as an offset into the file (for FileBytes::copy_out).
+  std::size_t offset() const { return static_cast<std::size_t>(cur_.ptr() - file_.data()); }
+  // `count` text rows of one line each from the cursor, parsed by parse(start, r0, r1) on
+  // several threads where io::parallel_rows can cut them, else in one pass (which also finds
+  // the first error in file order); returns where the last row ends.
+  template <class Parse>
+  const char* rows(std::size_t count, Parse& parse) {
+    const char* stop = io::parallel_rows(cur_.ptr(), cur_.end(), count, topo_.threads, parse);
+    return stop ? stop : parse(cur_.ptr(), 0, count);
+  }
+  // Before a large body is parsed through the mapping (text, or binary rows of varying
+  // length): maps the file's pages in one call rather than a fault per page.
+  void parse_through_mapping() {
+    if (!populated_) file_.populate();
+    populated_ = true;
+  }
   std::int64_t line_at(const char* at) {
     for (; line_ptr_ < at; ++line_ptr_) line_ += (*line_ptr_ == '\n');
     return line_;
@@ -225,22 +248,25 @@ class Reader {
     if (width) {
       binary_start(count * nd * width, "binary node coordinates");
       pts = NDArray::uninit(width == 8 ? DType::float64 : DType::float32, {count, nd});
-      if (width == 8) cur_.read_array(pts.data<double>(), count * nd, "binary node coordinates");
-      else cur_.read_array(pts.data<float>(), count * nd, "binary node coordinates");
+      io::read_values(file_, offset(), count * nd, width, !io::host_is_little_endian(), topo_.threads, pts.raw());
+      cur_.set_ptr(cur_.ptr() + count * nd * width);
       if (width == 4) pts = pts.as_dtype(DType::float64);
     } else {
+      parse_through_mapping();
       cur_.need_values(count * nd, "node coordinates");
       pts = NDArray::uninit(DType::float64, {count, nd});
       double* x = pts.data<double>();
-      const char* p = cur_.ptr();
       const char* end = cur_.end();
-      for (std::size_t i = 0, m = count * nd; i < m; ++i) {
-        while (p != end && io::is_space(*p)) ++p;
-        const char* q = io::parse_number(p, end, x[i]);
-        if (!q || (q != end && !io::is_space(*q) && *q != ')')) cur_.fail_expected("a node coordinate", p);
-        p = q;
-      }
-      cur_.set_ptr(p);
+      auto parse = [&](const char* p, std::size_t r0, std::size_t r1) {
+        for (std::size_t i = r0 * nd, m = r1 * nd; i < m; ++i) {
+          while (p != end && io::is_space(*p)) ++p;
+          const char* q = io::parse_number(p, end, x[i]);
+          if (!q || (q != end && !io::is_space(*q) && *q != ')')) cur_.fail_expected("a node coordinate", p);
+          p = q;
+        }
+        return p;
+      };
+      cur_.set_ptr(rows(count, parse));
     }
     close_body(index, width);
     node_sections_.push_back(NodeSection{h[1], std::move(pts)});
@@ -269,6 +295,7 @@ class Reader {
     if (s.element_type > 7) cur_.fail_at(expected_found("a cell element type 0..7", std::to_string(s.element_type)), at);
     if (body_follows(index)) {
       if (s.element_type == 0) {  // mixed: one type per cell
+        parse_through_mapping();
         if (width) binary_start(count * width, "binary cell types");
         else cur_.need_values(count, "cell types");
         s.types.resize(count);
@@ -290,20 +317,25 @@ class Reader {
         else cur_.need_values(m, "cell nodes");
         s.nodes = NDArray::uninit(DType::int64, {count, k});
         std::int64_t* out = s.nodes.data<std::int64_t>();
-        if (width) {  // straight from the file's bytes, made 0-based on the way
-          const char* src = cur_.take(m * width, "binary cell nodes");
-          if (width == 8)
-            for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(io::load<std::uint64_t>(src + 8 * i, true) - 1);
-          else
-            for (std::size_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(io::load<std::int32_t>(src + 4 * i, true)) - 1;
+        // Made 0-based on the way; checked against the points at the end.
+        if (width) {
+          const bool swap = !io::host_is_little_endian();
+          s.top = width == 8 ? io::read_indices<std::int64_t>(file_, offset(), m, swap, 1, topo_.threads, out)
+                             : io::read_indices<std::int32_t>(file_, offset(), m, swap, 1, topo_.threads, out);
+          cur_.set_ptr(cur_.ptr() + m * width);
         } else {
-          const char* p = cur_.ptr();
-          std::uint64_t v = 0;
-          for (std::size_t i = 0; i < m; ++i) {
-            if (!parse_hex(p, cur_.end(), v)) cur_.fail_expected("a node index", p);
-            out[i] = static_cast<std::int64_t>(v - 1);  // checked against the points at the end
-          }
-          cur_.set_ptr(p);
+          parse_through_mapping();
+          const char* end = cur_.end();
+          auto parse = [&](const char* p, std::size_t r0, std::size_t r1) {
+            std::uint64_t v = 0;
+            for (std::size_t i = r0 * k; i < r1 * k; ++i) {
+              if (!parse_hex(p, end, v)) cur_.fail_expected("a node index", p);
+              out[i] = static_cast<std::int64_t>(v - 1);
+            }
+            return p;
+          };
+          cur_.set_ptr(rows(count, parse));
+          for (std::size_t i = 0; i < m; ++i) s.top = std::max(s.top, static_cast<std::uint64_t>(out[i]));
         }
       }
       close_body(index, width);
@@ -329,6 +361,7 @@ class Reader {
     const std::int32_t zone = zone_index(h[0], true);
     topo_.zones[static_cast<std::size_t>(zone)].bc_type = n >= 4 ? h[3] : 0;
     const bool counted = type == 0 || type == 5;  // each row leads with its node count
+    parse_through_mapping();
     // The shortest row: 2 nodes and 2 cells (text: a digit and a separator each).
     if (width) cur_.need(count, 4 * width, "faces");
     else cur_.need(count, 8, "faces");
@@ -366,20 +399,22 @@ class Reader {
       std::int64_t* nodes = f.nodes.data() + base;
       std::int64_t* c0 = f.c0.data() + f.c0.size() - count;
       std::int64_t* c1 = f.c1.data() + f.c1.size() - count;
-      const char* p = cur_.ptr();
       const char* end = cur_.end();
-      std::uint64_t v = 0;
-      for (std::size_t i = 0; i < count; ++i) {
-        for (std::size_t j = 0; j < k; ++j) {
-          if (!parse_hex(p, end, v)) cur_.fail_expected("a node index", p);
-          nodes[i * k + j] = static_cast<std::int64_t>(v - 1);
+      auto parse = [&](const char* p, std::size_t r0, std::size_t r1) {
+        std::uint64_t v = 0;
+        for (std::size_t i = r0; i < r1; ++i) {
+          for (std::size_t j = 0; j < k; ++j) {
+            if (!parse_hex(p, end, v)) cur_.fail_expected("a node index", p);
+            nodes[i * k + j] = static_cast<std::int64_t>(v - 1);
+          }
+          if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c0)", p);
+          c0[i] = static_cast<std::int64_t>(v - 1);
+          if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c1)", p);
+          c1[i] = static_cast<std::int64_t>(v - 1);
         }
-        if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c0)", p);
-        c0[i] = static_cast<std::int64_t>(v - 1);
-        if (!parse_hex(p, end, v)) cur_.fail_expected("a cell index (c1)", p);
-        c1[i] = static_cast<std::int64_t>(v - 1);
-      }
-      cur_.set_ptr(p);
+        return p;
+      };
+      cur_.set_ptr(rows(count, parse));
       std::int64_t off = f.offsets.back();
       for (std::size_t i = 0; i < count; ++i) f.offsets.push_back(off += static_cast<std::int64_t>(k));
       f.zone.insert(f.zone.end(), count, zone);
@@ -505,9 +540,10 @@ class Reader {
       for (auto& s : cell_sections_) {
         if (s.nodes.size() == 0) continue;
         const std::int64_t* v = s.nodes.data<std::int64_t>();
-        for (std::size_t i = 0; i < s.nodes.size(); ++i)
-          if (static_cast<std::uint64_t>(v[i]) >= total)
-            cur_.fail_at("node index " + std::to_string(v[i] + 1) + " is outside 1.." + std::to_string(total), s.at);
+        if (s.top >= total)  // find the first bad index for the message
+          for (std::size_t i = 0; i < s.nodes.size(); ++i)
+            if (static_cast<std::uint64_t>(v[i]) >= total)
+              cur_.fail_at("node index " + std::to_string(v[i] + 1) + " is outside 1.." + std::to_string(total), s.at);
         m.cells.push_back(CellBlock::rectangular(std::string(cell_code(s.element_type)->type), std::move(s.nodes)));
       }
       return m;
@@ -574,6 +610,7 @@ class Reader {
   std::string path_;
   Topology topo_;
   bool have_dim_ = false;
+  bool populated_ = false;  // parse_through_mapping() has mapped the pages
   std::uint64_t declared_cells_ = 0, declared_faces_ = 0;
   std::vector<NodeSection> node_sections_;
   std::vector<CellSection> cell_sections_;

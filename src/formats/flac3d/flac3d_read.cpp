@@ -26,12 +26,17 @@
 // node count and finds the runs of one shape, the second decodes each run straight into its
 // connectivity (gridpoint ids resolved on the way: the gridpoints come first) and its ids.
 // ASCII records are kept as parsed (G records may follow the zones) and resolved at the end.
+// A large ASCII file is cut at line starts into one piece per thread, each parsed on its own
+// (records are one line each; only lines of bare numbers depend on what came before, so a
+// piece's leading number lines wait for the pieces before it), and the pieces are joined in
+// file order: the mesh, the warnings and the first error never depend on the thread count.
 //
 // Safe for untrusted input: binary counts are checked against the bytes left (need) before
 // anything is allocated; ASCII arrays grow with the lines present; ids are resolved after the
 // whole file is read.
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <span>
 #include <unordered_map>
@@ -41,6 +46,7 @@
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
+#include "core/parallel.hpp"
 #include "core/skip_log.hpp"
 #include "formats/flac3d/flac3d_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -69,9 +75,31 @@ struct Group {
   std::vector<std::int64_t> ids;
 };
 
+// The ASCII records of the file, or of one piece of it, as parsed.
+struct Records {
+  std::vector<std::int64_t> gp_ids;
+  std::vector<double> xyz;
+  Cells zones, faces;
+  std::vector<Group> groups;
+  std::vector<std::pair<std::string, std::size_t>> skipped;  // a record not read: its name, its line
+  std::size_t lines = 0;                                     // lines parsed (line numbers count on from it)
+  bool any_record = false;                                   // a line other than numbers, blanks, comments
+};
+
+// What a line of bare numbers belongs to: the group whose header came before, the record
+// skipped before, or neither (then it is a record of its own, skipped).
+struct Context {
+  std::ptrdiff_t group = -1;  // in Records::groups
+  bool skipping = false;
+};
+
+// Files below this are parsed on one thread.
+constexpr std::size_t kPiecesFrom = std::size_t{1} << 20;
+
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "flac3d"), cur_(file_.text(), "flac3d", path), lines_(cur_.begin()) {}
+  Reader(const std::string& path, unsigned threads)
+      : file_(path, "flac3d"), cur_(file_.text(), "flac3d", path), path_(path), threads_(threads) {}
 
   Mesh read() {
     const std::size_t head = std::min<std::size_t>(8, cur_.size());
@@ -82,50 +110,113 @@ class Reader {
   }
 
  private:
-  std::size_t line_at(const char* at) { return lines_.line_at(at); }
-
   // --- ASCII ---------------------------------------------------------------------------------
-  std::int64_t id(std::string_view f, const char* what) {
+  std::int64_t id(std::string_view f, const char* what) const {
     std::uint64_t v = 0;
     if (!io::parse_field(f, v) || v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       cur_.fail_at(expected_found(what, f), f.data());
     return static_cast<std::int64_t>(v);
   }
-  double real(std::string_view f) {
+  double real(std::string_view f) const {
     double v = 0;
     if (!io::parse_field(f, v)) cur_.fail_at(expected_found("a coordinate", f), f.data());
     return v;
   }
 
+  // The whole file: one piece per thread when it is large, joined in file order.
   void ascii() {
+    const char* begin = cur_.begin();
+    const char* end = begin + cur_.size();
+    const std::size_t pieces = cur_.size() < kPiecesFrom ? 1 : std::min<std::size_t>(threads_, 16);
+    std::vector<const char*> cut{begin};
+    for (std::size_t j = 1; j < pieces; ++j) {  // at the line start after each nominal cut
+      const char* at = std::max(cut.back(), begin + cur_.size() * j / pieces);
+      const void* nl = std::memchr(at, '\n', static_cast<std::size_t>(end - at));
+      if (!nl) break;
+      cut.push_back(static_cast<const char*>(nl) + 1);
+    }
+    cut.push_back(end);
+    const std::size_t n = cut.size() - 1;
+    Records all;
+    Context ctx;
+    if (n == 1) {
+      ascii_lines(begin, end, all, ctx, false);
+    } else {
+      std::vector<Records> part(n);
+      std::vector<Context> after(n);
+      std::vector<const char*> lead_end(n);
+      std::vector<std::exception_ptr> error(n);
+      parallel_for(n, static_cast<unsigned>(n), [&](std::size_t j) {
+        try {
+          lead_end[j] = ascii_lines(cut[j], cut[j + 1], part[j], after[j], j > 0);
+        } catch (const ReadError&) {
+          error[j] = std::current_exception();
+        }
+      });
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t base = all.lines, lines = part[j].lines, groups = all.groups.size();
+        const bool decided = j == 0 || part[j].any_record;
+        if (j > 0 && lead_end[j] != cut[j]) ascii_lines(cut[j], lead_end[j], all, ctx, false);  // numbers going on from before
+        if (error[j]) std::rethrow_exception(error[j]);
+        join(all, part[j], base);
+        if (decided) {  // the piece's last record decides what its following lines belong to
+          ctx = after[j];
+          if (ctx.group >= 0) ctx.group += static_cast<std::ptrdiff_t>(groups);
+        }
+        all.lines = base + lines;
+      }
+    }
+    gp_ids_ = std::move(all.gp_ids);
+    xyz_ = std::move(all.xyz);
+    zones_ = std::move(all.zones);
+    faces_ = std::move(all.faces);
+    groups_ = std::move(all.groups);
+    for (const auto& [what, line] : all.skipped) skipped_.add("record " + what, line, "not read");
+  }
+
+  // Parses the lines of [p, end) into `r` (line numbers going on from r.lines), in context
+  // `ctx` (updated). With `open` (a piece after the first, whose context is not known yet),
+  // the lines of bare numbers before its first record are left for the join, and where they
+  // end is returned (else p).
+  const char* ascii_lines(const char* p, const char* end, Records& r, Context& ctx, bool open) const {
+    io::Cursor lines(std::string_view(p, static_cast<std::size_t>(end - p)), "flac3d", path_);
+    const char* lead_end = p;
     std::string_view w[kMaxWords];
-    Group* group = nullptr;  // the group whose member lines follow
-    bool skipping = false;   // the lines of numbers after a skipped record belong to it
-    while (!cur_.at_end()) {
-      const std::string_view l = cur_.line();
+    while (!lines.at_end()) {
+      const std::string_view l = lines.line();
+      ++r.lines;
       const std::size_t n = io::split_words(l, w, kMaxWords, /*commas=*/true);
       if (n == 0 || w[0][0] == '*') continue;
       const std::string_view key = w[0];
       const bool numbers = key[0] >= '0' && key[0] <= '9';
-      if (skipping && numbers) continue;
-      skipping = false;
-      if (group && numbers) {
-        for (std::size_t i = 0; i < std::min(n, kMaxWords); ++i) group->ids.push_back(id(w[i], "a group member id"));
-        if (n > kMaxWords) members_beyond(l, group);
+      if (open) {
+        if (numbers) {
+          lead_end = lines.ptr();
+          continue;
+        }
+        open = false;
+      }
+      r.any_record |= !numbers;
+      if (ctx.skipping && numbers) continue;
+      ctx.skipping = false;
+      if (ctx.group >= 0 && numbers) {
+        Group& g = r.groups[static_cast<std::size_t>(ctx.group)];
+        for (std::size_t i = 0; i < std::min(n, kMaxWords); ++i) g.ids.push_back(id(w[i], "a group member id"));
+        if (n > kMaxWords) members_beyond(l, g);
         continue;
       }
-      group = nullptr;
+      ctx.group = -1;
       if (key == "G") {
         if (n != 5) cur_.fail_at(expected_found("'G id x y z'", l), l.data());
-        gp_ids_.push_back(id(w[1], "a gridpoint id"));
-        for (int k = 2; k < 5; ++k) xyz_.push_back(real(w[k]));
+        r.gp_ids.push_back(id(w[1], "a gridpoint id"));
+        for (int k = 2; k < 5; ++k) r.xyz.push_back(real(w[k]));
       } else if (key == "Z" || key == "F") {
         const bool zone = key == "Z";
         const Shape* s = n >= 4 && n - 3 <= 8 ? shape_of(zone, static_cast<int>(n - 3)) : nullptr;
         if (!s)
           cur_.fail_at(expected_found(zone ? "'Z <type> id' and 4 to 8 gridpoint ids" : "'F <type> id' and 3 or 4 gridpoint ids", l),
                        l.data());
-        Cells& c = zone ? zones_ : faces_;
+        Cells& c = zone ? r.zones : r.faces;
         c.ids.push_back(id(w[2], zone ? "a zone id" : "a face id"));
         const std::size_t k = n - 3;
         std::int64_t g[8];
@@ -134,32 +225,50 @@ class Reader {
         std::int64_t* out = c.rows.add(s->type, static_cast<std::size_t>(s->nodes), static_cast<std::size_t>(l.data() - cur_.begin()));
         for (std::size_t j = 0; j < static_cast<std::size_t>(s->nodes); ++j) out[j] = g[s->to_vtk[j]];
       } else if (key == "ZGROUP" || key == "FGROUP") {
-        groups_.push_back(group_header(key == "ZGROUP", l));
-        group = &groups_.back();
+        r.groups.push_back(group_header(key == "ZGROUP", l, r.lines));
+        ctx.group = static_cast<std::ptrdiff_t>(r.groups.size() - 1);
       } else {
-        skip(std::string(key.substr(0, 32)), l.data());
-        skipping = true;
+        r.skipped.emplace_back(std::string(key.substr(0, 32)), r.lines);
+        ctx.skipping = true;
       }
     }
+    return lead_end;
+  }
+
+  // Appends piece `p` (whose line numbers start after line `base`) to `all`.
+  static void join(Records& all, Records& p, std::size_t base) {
+    all.gp_ids.insert(all.gp_ids.end(), p.gp_ids.begin(), p.gp_ids.end());
+    all.xyz.insert(all.xyz.end(), p.xyz.begin(), p.xyz.end());
+    for (Cells* c : {&all.zones, &all.faces}) {
+      Cells& from = c == &all.zones ? p.zones : p.faces;
+      c->rows.append(std::move(from.rows));
+      c->ids.insert(c->ids.end(), from.ids.begin(), from.ids.end());
+    }
+    for (Group& g : p.groups) {
+      g.line += base;
+      all.groups.push_back(std::move(g));
+    }
+    for (auto& [what, line] : p.skipped) all.skipped.emplace_back(std::move(what), line + base);
+    p = Records{};
   }
 
   // The ids of a member line beyond the words split above.
-  void members_beyond(std::string_view l, Group* group) {
+  void members_beyond(std::string_view l, Group& group) const {
     std::size_t i = 0, seen = 0;
     auto sep = [](char c) { return io::is_space(c) || c == ','; };
     while (i < l.size()) {
       while (i < l.size() && sep(l[i])) ++i;
       const std::size_t b = i;
       while (i < l.size() && !sep(l[i])) ++i;
-      if (i > b && ++seen > kMaxWords) group->ids.push_back(id(l.substr(b, i - b), "a group member id"));
+      if (i > b && ++seen > kMaxWords) group.ids.push_back(id(l.substr(b, i - b), "a group member id"));
     }
   }
 
   // 'ZGROUP "name" SLOT s', the name quoted with ' or " (it may hold blanks), or bare.
-  Group group_header(bool zone, std::string_view l) {
+  Group group_header(bool zone, std::string_view l, std::size_t line) const {
     Group g;
     g.zone = zone;
-    g.line = line_at(l.data());
+    g.line = line;
     std::string_view rest = io::Cursor::trim(l.substr(6));
     if (!rest.empty() && (rest[0] == '"' || rest[0] == '\'')) {
       const std::size_t close = rest.find(rest[0], 1);
@@ -288,8 +397,6 @@ class Reader {
     return blocks;
   }
 
-  void skip(const std::string& what, const char* at) { skipped_.add("record " + what, line_at(at), "not read"); }
-
   // --- the mesh ------------------------------------------------------------------------------
   Mesh build() {
     Mesh mesh;
@@ -370,7 +477,8 @@ class Reader {
 
   io::FileBytes file_;
   io::Cursor cur_;
-  LineCounter lines_;
+  std::string path_;
+  unsigned threads_;
   bool binary_ = false;
 
   std::vector<std::int64_t> gp_ids_;
@@ -388,8 +496,9 @@ class Reader {
 
 Mesh read_flac3d(const std::string& path, const Options& options) {
   OptionReader opts(options, "flac3d");
+  const unsigned threads = opts.threads();
   opts.finish();
-  return Reader(path).read();
+  return Reader(path, std::max(1u, threads)).read();
 }
 
 }  // namespace meshioplusplus::flac3d

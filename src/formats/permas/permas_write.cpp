@@ -6,14 +6,18 @@
 // "$ELEMENT TYPE=<class>" per cell block (meshio's class names; ids 1..N over all blocks;
 // triangle6, tetra10, quad9 and wedge15 rows in PERMAS' order), then each point region as
 // "$NSET NAME = <name>" and each cell region as "$ESET NAME = <name>" (ids, 10 a line;
-// meshio writes no sets), $END STRUCTURE, $EXIT COMPONENT, $FIN. A name ending in ".gz" is
+// meshio writes no sets), $END STRUCTURE, $EXIT COMPONENT, $FIN. Node and element lines are
+// formatted on `threads` threads (core/io/parallel_text.hpp; the bytes never depend on it).
+// A name ending in ".gz" is
 // written as one gzip member: the deck goes to a scratch file beside the target, is
 // compressed from there, and the target is replaced atomically.
+#include <algorithm>
 #include <cstring>
 
 #include "core/codec/zlib.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_text.hpp"
 #include "core/io/text_writer.hpp"
 #include "formats/permas/permas_internal.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -42,18 +46,20 @@ void check(const std::string& path, const Mesh& mesh) {
       throw write_error("permas", path, "set name '" + r.name + "' cannot stand in a record (empty, or holds a blank, '=', '!', '$' or '&')");
 }
 
-void deck(io::TextWriter& w, const Mesh& mesh) {
+void deck(io::TextWriter& w, const Mesh& mesh, unsigned threads) {
   w.str("!PERMAS DataFile Version 18.0\n!written by meshio++ v").str(version()).str("\n");
   w.str("$ENTER COMPONENT NAME=DFLT_COMP\n$STRUCTURE\n$COOR\n");
   const NDArray pts = mesh.points.as_dtype(DType::float64);
   const std::size_t n = pts.dim(0), dim = pts.ndim() > 1 ? pts.dim(1) : 0;
   const double* x = pts.data<double>();
   const io::FloatFormat shortest;
-  for (std::size_t i = 0; i < n; ++i) {
-    w.integer(i + 1);
-    for (std::size_t k = 0; k < 3; ++k) w.ch(' ').real(k < dim ? x[i * dim + k] : 0.0, shortest);
-    w.ch('\n');
-  }
+  io::write_rows(w, n, threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) {
+      t.integer(i + 1);
+      for (std::size_t k = 0; k < 3; ++k) t.ch(' ').real(k < dim ? x[i * dim + k] : 0.0, shortest);
+      t.ch('\n');
+    }
+  });
   std::int64_t id = 0;
   for (const CellBlock& b : mesh.cells) {
     const NDArray conn = b.connectivity.as_dtype(DType::int64);
@@ -61,11 +67,14 @@ void deck(io::TextWriter& w, const Mesh& mesh) {
     const int* order = permas_order(b.type);
     const std::int64_t* c = conn.data<std::int64_t>();
     w.str("!\n$ELEMENT TYPE=").str(class_for(b.type)).ch('\n');
-    for (std::size_t i = 0; i < m; ++i) {
-      w.integer(++id);
-      for (std::size_t j = 0; j < k; ++j) w.ch(' ').integer(c[i * k + (order ? order[j] : j)] + 1);
-      w.ch('\n');
-    }
+    io::write_rows(w, m, threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+      for (std::size_t i = r0; i < r1; ++i) {
+        t.integer(id + static_cast<std::int64_t>(i) + 1);
+        for (std::size_t j = 0; j < k; ++j) t.ch(' ').integer(c[i * k + (order ? order[j] : j)] + 1);
+        t.ch('\n');
+      }
+    });
+    id += static_cast<std::int64_t>(m);
   }
   for (const Region& r : mesh.regions) {
     if (r.kind == RegionKind::side) continue;
@@ -89,12 +98,13 @@ bool ends_with(const std::string& s, const char* tail) {
 
 void write_permas(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "permas");
+  const unsigned threads = std::max(1u, opts.threads());
   opts.finish();
   check(path, mesh);
   if (!ends_with(path, ".gz")) {
     io::AtomicFile f(path, "permas");
     io::TextWriter w(f);
-    deck(w, mesh);
+    deck(w, mesh, threads);
     f.commit();
     return;
   }
@@ -102,7 +112,7 @@ void write_permas(const std::string& path, const Mesh& mesh, const Options& opti
   io::AtomicFile scratch(path, "permas");  // never committed: removed when it goes out of scope
   {
     io::TextWriter w(scratch);
-    deck(w, mesh);
+    deck(w, mesh, threads);
   }
   std::vector<unsigned char> packed;
   {
