@@ -3,6 +3,7 @@
 #include "meshioplusplus/ndarray.hpp"
 
 #include "core/uncached_scope.hpp"
+#include "core/uninit_vector.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -224,6 +225,22 @@ void set_buffer_allocator(std::shared_ptr<const BufferAllocator> allocator) {
 std::size_t set_buffer_cache_limit(std::size_t bytes) { return BufferCache::instance().set_limit(bytes); }
 std::size_t cached_buffer_bytes() { return BufferCache::instance().bytes(); }
 void release_cached_buffers() { BufferCache::instance().release(); }
+
+namespace detail {
+
+void* scratch_allocate(std::size_t nbytes) {
+  bool cached = false;
+  std::size_t capacity = 0;
+  return allocate_default(std::max<std::size_t>(nbytes, 1), cached, capacity);
+}
+
+void scratch_release(void* p, std::size_t nbytes) noexcept {
+  if (!p) return;
+  if (std::max<std::size_t>(nbytes, 1) < kCacheFrom) return ::operator delete(p, std::align_val_t{kDefaultAlignment});
+  if (t_uncached > 0 || !BufferCache::instance().give(p, nbytes)) std::free(p);
+}
+
+}  // namespace detail
 
 std::shared_ptr<const BufferAllocator> current_buffer_allocator() {
   std::lock_guard lock(g_allocator_mutex);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/uncached_scope.hpp"
+#include "core/uninit_vector.hpp"
 #include "meshioplusplus/ndarray.hpp"
 
 namespace mpp = meshioplusplus;
@@ -315,6 +316,42 @@ TEST(BufferCache, ABufferDyingInAnUncachedScopeGoesBackToTheSystem) {
   }
   outlives = mpp::NDArray();  // dies after the scope: kept
   EXPECT_EQ(mpp::cached_buffer_bytes(), 5 * MiB);
+  mpp::release_cached_buffers();
+  mpp::set_buffer_cache_limit(previous);
+}
+
+TEST(BufferCache, ScratchVectorsTakeAndGiveBackCachedBuffersAndNeverTheInstalledAllocator) {
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  const std::size_t previous = mpp::set_buffer_cache_limit(64 * MiB);
+  mpp::release_cached_buffers();
+  const std::uint8_t* first = nullptr;
+  {
+    mpp::UninitVector<std::uint8_t> a(8 * MiB);
+    first = a.data();
+    a[8 * MiB - 1] = 1;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % (2 * MiB), 0u);  // huge-page aligned
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);  // given back when freed
+  {
+    auto b = mpp::NDArray::uninit(mpp::DType::uint8, {7 * MiB});  // an array reuses it
+    EXPECT_EQ(static_cast<const std::uint8_t*>(b.raw()), first);
+  }
+  {
+    Counter counter;
+    Installed installed(counting(counter));
+    mpp::ScratchVector<std::int64_t> c(MiB, 7);  // 8 MiB: the cached buffer again
+    EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(c.data()), first);
+    EXPECT_EQ(c[MiB - 1], 7);
+    EXPECT_EQ(counter.allocs.load(), 0);  // scratch memory never leaves the reader
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);
+  {
+    mpp::UncachedScope uncached;
+    mpp::UninitVector<std::uint8_t> d(3 * MiB);
+  }
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);  // freed, not kept, under UncachedScope
+  { mpp::ScratchVector<int> small(10, 1); }        // small ones are plain heap memory
+  EXPECT_EQ(mpp::cached_buffer_bytes(), 8 * MiB);
   mpp::release_cached_buffers();
   mpp::set_buffer_cache_limit(previous);
 }

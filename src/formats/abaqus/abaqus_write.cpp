@@ -40,12 +40,15 @@ std::string name_param(const std::string& path, const std::string& name) {
   return name;
 }
 
-// Labels (entries + 1), kPerLine to a line, each line but the last ending with a comma.
-void write_labels(io::TextWriter& w, const std::int64_t* v, std::size_t n, std::size_t stride) {
-  for (std::size_t i = 0; i < n; ++i) {
-    w.integer(v[i * stride] + 1);
-    w.str(i + 1 == n ? "\n" : (i + 1) % kPerLine == 0 ? ",\n" : ",");
-  }
+// Labels (entries + 1), kPerLine to a line, each line but the last ending with a comma;
+// the lines formatted on `threads` threads.
+void write_labels(io::TextWriter& w, const std::int64_t* v, std::size_t n, unsigned threads) {
+  io::write_rows(w, (n + kPerLine - 1) / kPerLine, threads, [&](io::TextWriter& t, std::size_t l0, std::size_t l1) {
+    for (std::size_t i = l0 * kPerLine, e = std::min(n, l1 * kPerLine); i < e; ++i) {
+      t.integer(v[i] + 1);
+      t.str(i + 1 == n ? "\n" : (i + 1) % kPerLine == 0 ? ",\n" : ",");
+    }
+  });
 }
 
 }  // namespace
@@ -121,7 +124,8 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
       for (std::size_t i = r0; i < r1; ++i) {
         t.integer(eid + static_cast<std::int64_t>(i) + 1);
         for (std::size_t j = 0; j < k; ++j) {
-          t.str((j + 1) % kPerLine == 0 ? ",\n" : ",");
+          t.ch(',');
+          if ((j + 1) % kPerLine == 0) t.ch('\n');
           t.integer(c[i * k + inv[j]] + 1);
         }
         t.ch('\n');
@@ -136,10 +140,10 @@ void write_abaqus(const std::string& path, const Mesh& mesh, const Options& opti
     const std::string name = name_param(path, reg.name);
     if (reg.kind == RegionKind::point) {
       w.str("*NSET, NSET=").str(name).ch('\n');
-      write_labels(w, e.data<std::int64_t>(), e.dim(0), 1);
+      write_labels(w, e.data<std::int64_t>(), e.dim(0), threads);
     } else if (reg.kind == RegionKind::cell) {
       w.str("*ELSET, ELSET=").str(name).ch('\n');
-      write_labels(w, e.data<std::int64_t>(), e.dim(0), 1);
+      write_labels(w, e.data<std::int64_t>(), e.dim(0), threads);
     } else {
       w.str("*SURFACE, NAME=").str(name).str(", TYPE=ELEMENT\n");
       const std::int64_t* v = e.data<std::int64_t>();

@@ -44,9 +44,9 @@ constexpr int kKindNodes[] = {3, 4, 4, 5, 6, 8, -1, -1};
 struct Builder {
   Topology& t;
   const std::string& path;
-  std::vector<std::int64_t> start;  // cell -> its faces in `items` (CSR)
+  ScratchVector<std::int64_t> start;  // cell -> its faces in `items` (CSR)
   UninitVector<std::int64_t> items;  // face * 2 + (1 when the cell is its c1)
-  std::vector<std::uint8_t> kind;
+  ScratchVector<std::uint8_t> kind;
   UninitVector<std::int64_t> conn;  // 8 slots per cell of a fixed shape (those it has written)
 
   [[noreturn]] void fail(const std::string& what) const { throw ReadError(error_message("ansys", path, {}, what)); }
@@ -75,7 +75,7 @@ struct Builder {
     }
     for (std::size_t c = 0; c < nc; ++c) start[c + 1] += start[c];
     items.resize(static_cast<std::size_t>(start[nc]));
-    std::vector<std::int64_t> at(start.begin(), start.end() - 1);
+    ScratchVector<std::int64_t> at(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < nf; ++i) {
       if (f.c0[i] >= 0) items[static_cast<std::size_t>(at[static_cast<std::size_t>(f.c0[i])]++)] = static_cast<std::int64_t>(i) * 2;
       if (f.c1[i] >= 0 && f.c1[i] != f.c0[i]) items[static_cast<std::size_t>(at[static_cast<std::size_t>(f.c1[i])]++)] = static_cast<std::int64_t>(i) * 2 + 1;
@@ -213,7 +213,7 @@ struct Builder {
       std::size_t first, count = 0;
     };
     std::vector<Block> blocks;
-    std::vector<std::int32_t> block_of(nc, -1);
+    ScratchVector<std::int32_t> block_of(nc, -1);
     std::vector<std::size_t> zone_rank(t.zones.size() + 1, SIZE_MAX);
     std::size_t ranks = 0;
     for (std::size_t c = 0; c < nc; ++c) {
@@ -238,7 +238,7 @@ struct Builder {
       total += static_cast<std::int64_t>(blocks[i].count);
     }
     // Global output index of every cell, and each block's arrays.
-    std::vector<std::int64_t> out_index(nc, -1);
+    ScratchVector<std::int64_t> out_index(nc, -1);
     std::vector<std::size_t> filled(blocks.size(), 0);
     for (std::size_t c = 0; c < nc; ++c)
       if (block_of[c] >= 0) {

@@ -80,10 +80,14 @@ void deck(io::TextWriter& w, const Mesh& mesh, unsigned threads) {
     if (r.kind == RegionKind::side) continue;
     w.str(r.kind == RegionKind::point ? "!\n$NSET NAME = " : "!\n$ESET NAME = ").str(r.name).ch('\n');
     const NDArray e = r.entries.as_dtype(DType::int64);
-    for (std::size_t i = 0; i < e.size(); ++i) {
-      w.integer(e.data<std::int64_t>()[i] + 1);
-      w.ch(i % 10 == 9 || i + 1 == e.size() ? '\n' : ' ');
-    }
+    const std::int64_t* v = e.data<std::int64_t>();
+    const std::size_t n = e.size();
+    io::write_rows(w, (n + 9) / 10, threads, [&](io::TextWriter& t, std::size_t l0, std::size_t l1) {
+      for (std::size_t i = l0 * 10, end = std::min(n, l1 * 10); i < end; ++i) {
+        t.integer(v[i] + 1);
+        t.ch(i % 10 == 9 || i + 1 == n ? '\n' : ' ');
+      }
+    });
   }
   w.str("$END STRUCTURE\n$EXIT COMPONENT\n$FIN\n");
   w.flush();
