@@ -202,6 +202,75 @@ TEST(AnsysRead, ThreadCountDoesNotChangeTheMesh) {
   for (const char* t : {"2", "3", "8"}) EXPECT_EQ(compare_meshes(a, mpp::read(kData + "wedge_pyramid.msh", "ansys", {{"threads", t}})), "");
 }
 
+// n^3 unit cubes, each cut into 6 tetrahedra around its main diagonal (Kuhn's split: the
+// cells meet face to face), with the outer faces as a side region "skin".
+mpp::Mesh kuhn_cube(int n) {
+  mpp::Mesh m;
+  const int p = n + 1;
+  std::vector<double> xyz;
+  for (int z = 0; z < p; ++z)
+    for (int y = 0; y < p; ++y)
+      for (int x = 0; x < p; ++x) xyz.insert(xyz.end(), {x * 1.0, y * 1.0, z * 1.0});
+  m.points = NDArray::from_vector(xyz, {xyz.size() / 3, 3});
+  auto id = [&](int x, int y, int z) { return static_cast<std::int64_t>((z * p + y) * p + x); };
+  const int paths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  std::vector<std::int64_t> tets;
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x)
+        for (const auto& path : paths) {  // corner 0 to corner 7 along the axes in this order
+          int c[3] = {x, y, z};
+          std::int64_t v[4];
+          v[0] = id(c[0], c[1], c[2]);
+          for (int k = 0; k < 3; ++k) {
+            ++c[path[k]];
+            v[k + 1] = id(c[0], c[1], c[2]);
+          }
+          const bool odd = path[0] > path[1] != (path[1] > path[2]) != (path[0] > path[2]);  // the permutation's parity
+          if (odd) std::swap(v[1], v[2]);  // every cell right-handed
+          tets.insert(tets.end(), v, v + 4);
+        }
+  m.cells.push_back(mpp::CellBlock::rectangular("tetra", NDArray::from_vector(tets, {tets.size() / 4, 4})));
+  return m;
+}
+
+TEST(AnsysRead, ThreadCountDoesNotChangeALargeMeshOrItsFirstError) {
+  // 20^3 cubes: 48000 tetrahedra, ~100k faces, enough rows for the text bodies to be parsed
+  // on several threads and for the cells to be built in several chunks.
+  const mpp::Mesh src = kuhn_cube(20);
+  for (const char* binary : {"false", "true"}) {
+    const std::string path = tmp_path(std::string("kuhn_") + binary + ".msh");
+    mpp::write(path, src, "ansys", {{"binary", binary}, {"faces", "true"}});
+    const auto one = mpp::read(path, "ansys", {{"threads", "1"}});
+    ASSERT_EQ(types(one), std::vector<std::string>{"tetra"});
+    EXPECT_EQ(one.cells[0].size(), 48000u);
+    const auto a = measures(one);
+    for (double v : a) EXPECT_NEAR(v, 1.0 / 6.0, 1e-12);  // every cell rebuilt right-handed
+    for (const char* t : {"2", "3", "8"}) EXPECT_EQ(compare_meshes(one, mpp::read(path, "ansys", {{"threads", t}})), "") << binary << t;
+  }
+  // Two bad face rows, the first far into the face section: every thread count names it.
+  std::string text = slurp(tmp_path("kuhn_false.msh"));
+  const std::size_t faces = text.find("(13 (");
+  ASSERT_NE(faces, std::string::npos);
+  std::size_t first = text.find('\n', faces + (text.size() - faces) / 3) + 1;
+  std::size_t second = text.find('\n', faces + 2 * (text.size() - faces) / 3) + 1;
+  text[second] = 'x';
+  text[first] = 'z';
+  const std::string bad = tmp_path("kuhn_bad.msh");
+  spit(bad, text);
+  std::string expected;
+  for (const char* t : {"1", "2", "8"}) {
+    try {
+      mpp::read(bad, "ansys", {{"threads", t}});
+      ADD_FAILURE() << "no error on " << t << " threads";
+    } catch (const mpp::ReadError& e) {
+      if (expected.empty()) expected = e.what();
+      EXPECT_EQ(std::string(e.what()), expected);
+      EXPECT_NE(expected.find("'z"), std::string::npos) << expected;
+    }
+  }
+}
+
 TEST(AnsysRead, TruncationsAndCorruptionsNeverCrash) {
   std::size_t cases = 0;
   for (const char* name : {"hex_2cells.msh", "binary_tets.msh", "tri_quad_2d.msh", "polyhedron.msh", "wedge_pyramid.msh"}) {

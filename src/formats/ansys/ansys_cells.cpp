@@ -48,18 +48,22 @@ struct Builder {
   UninitVector<std::int64_t> items;  // face * 2 + (1 when the cell is its c1)
   ScratchVector<std::uint8_t> kind;
   UninitVector<std::int64_t> conn;  // 8 slots per cell of a fixed shape (those it has written)
+  // k when every face has k nodes (a tetrahedral mesh's triangles): a face's nodes are then
+  // found without loading its offsets, one cache miss fewer per face of a cell; else 0.
+  std::size_t uniform = 0;
 
   [[noreturn]] void fail(const std::string& what) const { throw ReadError(error_message("ansys", path, {}, what)); }
 
   std::size_t face_size(std::int64_t item) const {
+    if (uniform) return uniform;
     const auto f = static_cast<std::size_t>(item >> 1);
     return static_cast<std::size_t>(t.faces.offsets[f + 1] - t.faces.offsets[f]);
   }
   // The face's nodes as seen from the cell: inward (right-hand normal into the cell).
   template <class Out> void inward(std::int64_t item, Out* out) const {
     const auto f = static_cast<std::size_t>(item >> 1);
-    const std::int64_t* b = t.faces.nodes.data() + t.faces.offsets[f];
     const std::size_t k = face_size(item);
+    const std::int64_t* b = t.faces.nodes.data() + (uniform ? f * uniform : static_cast<std::size_t>(t.faces.offsets[f]));
     for (std::size_t j = 0; j < k; ++j) out[j] = (item & 1) ? b[k - 1 - j] : b[j];
   }
 
@@ -67,6 +71,10 @@ struct Builder {
     const Faces& f = t.faces;
     const std::size_t nc = t.num_cells, nf = f.c0.size();
     start.assign(nc + 1, 0);
+    const std::size_t k0 = nf ? static_cast<std::size_t>(f.offsets[1] - f.offsets[0]) : 0;
+    bool same = nf > 0;
+    for (std::size_t i = 0; i < nf && same; ++i) same = static_cast<std::size_t>(f.offsets[i + 1] - f.offsets[i]) == k0;
+    uniform = same ? k0 : 0;
     for (std::size_t i = 0; i < nf; ++i) {
       for (std::int64_t c : {f.c0[i], f.c1[i]})
         if (c < -1 || c >= static_cast<std::int64_t>(nc)) fail("face " + std::to_string(i + 1) + ": cell " + std::to_string(c + 1) + " is outside 0.." + std::to_string(nc));
@@ -199,8 +207,20 @@ struct Builder {
     kind.assign(nc, kNone);
     conn.resize(nc * 8);
     const std::size_t chunk = 4096;
+    // A cell's faces lie anywhere in the file's face list: their nodes are cache misses,
+    // which most of the time here waited on. The faces of the cell kAhead further on are
+    // asked for ahead (their offsets where faces differ in size).
+    constexpr std::size_t kAhead = 16;
     parallel_for((nc + chunk - 1) / chunk, t.threads, [&](std::size_t k) {
-      for (std::size_t c = k * chunk, e = std::min(nc, c + chunk); c < e; ++c) kind[c] = classify(c, conn.data() + c * 8);
+      for (std::size_t c = k * chunk, e = std::min(nc, c + chunk); c < e; ++c) {
+        if (c + kAhead < e)
+          for (auto i = static_cast<std::size_t>(start[c + kAhead]); i < static_cast<std::size_t>(start[c + kAhead + 1]); ++i) {
+            const auto f = static_cast<std::size_t>(items[i] >> 1);
+            if (uniform) __builtin_prefetch(t.faces.nodes.data() + f * uniform);
+            else __builtin_prefetch(t.faces.offsets.data() + f);
+          }
+        kind[c] = classify(c, conn.data() + c * 8);
+      }
     });
     std::size_t skipped = 0;
     for (std::size_t c = 0; c < nc; ++c) skipped += kind[c] == kNone;
@@ -303,9 +323,10 @@ struct Builder {
     std::vector<std::vector<std::int64_t>> sides(t.zones.size());
     std::vector<std::size_t> unnumbered(t.zones.size(), 0);  // faces of polygons / polyhedra
     const Faces& f = t.faces;
+    std::vector<char> boundary(t.zones.size());  // per zone, asked once rather than per face
+    for (std::size_t zi = 0; zi < t.zones.size(); ++zi) boundary[zi] = !(t.zones[zi].bc_type == 2 || t.zones[zi].type_word == "interior");
     for (std::size_t i = 0; i < f.c0.size(); ++i) {
-      const Zone& z = t.zones[static_cast<std::size_t>(f.zone[i])];
-      if (z.bc_type == 2 || z.type_word == "interior") continue;
+      if (!boundary[static_cast<std::size_t>(f.zone[i])]) continue;
       for (int side = 0; side < 2; ++side) {
         const std::int64_t c = side ? f.c1[i] : f.c0[i];
         if (c < 0 || out_index[static_cast<std::size_t>(c)] < 0) continue;

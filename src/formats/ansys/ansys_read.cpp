@@ -30,6 +30,7 @@
 // case file, ...) is skipped with a warning naming its index and line. Safe for untrusted
 // input: every count is checked against the bytes left, every index against its range.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -45,12 +46,18 @@ namespace meshioplusplus::ansys {
 
 namespace {
 
-inline unsigned hex_digit(char c) {
-  if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
-  if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
-  if (c >= 'A' && c <= 'F') return static_cast<unsigned>(c - 'A' + 10);
-  return 16;
-}
+// Each byte's value as a hexadecimal digit, 16 for any other byte (one load per digit in
+// the face rows, the bulk of a Fluent file).
+constexpr std::array<std::uint8_t, 256> kHexDigit = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned c = 0; c < 256; ++c)
+    t[c] = c >= '0' && c <= '9' ? static_cast<std::uint8_t>(c - '0')
+         : c >= 'a' && c <= 'f' ? static_cast<std::uint8_t>(c - 'a' + 10)
+         : c >= 'A' && c <= 'F' ? static_cast<std::uint8_t>(c - 'A' + 10)
+                                : std::uint8_t{16};
+  return t;
+}();
+inline unsigned hex_digit(char c) { return kHexDigit[static_cast<unsigned char>(c)]; }
 
 // Whitespace, then up to 16 hex digits ending at whitespace, a parenthesis or the end.
 inline bool parse_hex(const char*& p, const char* end, std::uint64_t& out) {
@@ -415,8 +422,11 @@ class Reader {
         return p;
       };
       cur_.set_ptr(rows(count, parse));
-      std::int64_t off = f.offsets.back();
-      for (std::size_t i = 0; i < count; ++i) f.offsets.push_back(off += static_cast<std::int64_t>(k));
+      const std::size_t before = f.offsets.size();
+      const std::int64_t off = f.offsets.back();
+      f.offsets.resize(before + count);
+      std::int64_t* o = f.offsets.data() + before;
+      for (std::size_t i = 0; i < count; ++i) o[i] = off + static_cast<std::int64_t>((i + 1) * k);
       f.zone.insert(f.zone.end(), count, zone);
     } else if (width && counted) {
       // Rows of varying length: where the body starts (right after '(' or after meshio's
