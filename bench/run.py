@@ -1141,6 +1141,8 @@ def main(argv=None):
             extra.append("series")
         plan[name] = (reads, writes, extra)
         section(f"inputs {name}", t0)
+    if not any(r or w or e for r, w, e in plan.values()):
+        sys.exit(f"bench/run.py: no read or write case of {', '.join(plan)} matches --case {args.case!r}")
     meta["inputs"] = sorted({str(c[1].relative_to(HERE.parent)): round(c[1].stat().st_size / 1e6, 1)
                              for reads, _, _ in plan.values() for c in reads}.items())
     clock = Clock(budget, sum(len(r) + len(w) + 2 * len(e) for r, w, e in plan.values()), started)

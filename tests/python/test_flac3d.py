@@ -10,6 +10,7 @@ below turn meshio's into global indices.
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -181,3 +182,31 @@ def test_ascii_pieces_report_the_first_error(tmp_path):
     for threads in (1, 2, 4):
         with pytest.raises(mio.ReadError, match=rf"big\.f3grid: line {first + 1} "):
             mio.read(path, threads=threads)
+
+
+def test_ascii_pieces_agree_with_one_thread_on_truncated_and_corrupted_files(tmp_path):
+    """Cut or damaged anywhere (inside a group's member lines, a skipped record's numbers,
+    a zone line), a large file reads to the same mesh and warnings, or the same error, on 1
+    and on several threads."""
+    path, _ = _big_ascii(tmp_path / "big.f3grid")
+    data = path.read_bytes()
+    rng = np.random.default_rng(11)
+    damaged = tmp_path / "damaged.f3grid"
+
+    def outcome(threads):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                m = mio.read(damaged, threads=threads)
+            except mio.ReadError as e:
+                return ("error", str(e))
+        return ("mesh", len(m.points), [(c.type, c.data.tobytes()) for c in m.cells],
+                {k: [a.tobytes() for a in v] for k, v in m.cell_sets.items()}, sorted(str(w.message) for w in seen))
+
+    for k in range(12):
+        at = int(rng.integers(1 << 20, len(data)))
+        if k % 2:
+            damaged.write_bytes(data[:at])
+        else:
+            damaged.write_bytes(data[:at] + b"#" + data[at + 1:])
+        assert outcome(4) == outcome(1), at

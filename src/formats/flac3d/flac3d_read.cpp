@@ -140,23 +140,23 @@ class Reader {
     Records all;
     Context ctx;
     if (n == 1) {
-      ascii_lines(begin, end, all, ctx, false);
+      ascii_lines(begin, end, all, ctx, nullptr);
     } else {
       std::vector<Records> part(n);
       std::vector<Context> after(n);
-      std::vector<const char*> lead_end(n);
+      std::vector<const char*> lead_end(cut.begin(), cut.end() - 1);
       std::vector<std::exception_ptr> error(n);
       parallel_for(n, static_cast<unsigned>(n), [&](std::size_t j) {
         try {
-          lead_end[j] = ascii_lines(cut[j], cut[j + 1], part[j], after[j], j > 0);
-        } catch (const ReadError&) {
+          ascii_lines(cut[j], cut[j + 1], part[j], after[j], j > 0 ? &lead_end[j] : nullptr);
+        } catch (const ReadError&) {  // after its leading lines, which are never parsed here
           error[j] = std::current_exception();
         }
       });
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t base = all.lines, lines = part[j].lines, groups = all.groups.size();
         const bool decided = j == 0 || part[j].any_record;
-        if (j > 0 && lead_end[j] != cut[j]) ascii_lines(cut[j], lead_end[j], all, ctx, false);  // numbers going on from before
+        if (lead_end[j] != cut[j]) ascii_lines(cut[j], lead_end[j], all, ctx, nullptr);  // numbers going on from before
         if (error[j]) std::rethrow_exception(error[j]);
         join(all, part[j], base);
         if (decided) {  // the piece's last record decides what its following lines belong to
@@ -175,12 +175,14 @@ class Reader {
   }
 
   // Parses the lines of [p, end) into `r` (line numbers going on from r.lines), in context
-  // `ctx` (updated). With `open` (a piece after the first, whose context is not known yet),
-  // the lines of bare numbers before its first record are left for the join, and where they
-  // end is returned (else p).
-  const char* ascii_lines(const char* p, const char* end, Records& r, Context& ctx, bool open) const {
+  // `ctx` (updated). With `lead_end` (a piece after the first, whose context is not known
+  // yet), the lines of bare numbers before its first record are left for the join, and
+  // *lead_end says where they end (set before anything is parsed: it holds when this
+  // throws).
+  void ascii_lines(const char* p, const char* end, Records& r, Context& ctx, const char** lead_end) const {
     io::Cursor lines(std::string_view(p, static_cast<std::size_t>(end - p)), "flac3d", path_);
-    const char* lead_end = p;
+    bool open = lead_end != nullptr;
+    if (open) *lead_end = p;
     std::string_view w[kMaxWords];
     while (!lines.at_end()) {
       const std::string_view l = lines.line();
@@ -191,7 +193,7 @@ class Reader {
       const bool numbers = key[0] >= '0' && key[0] <= '9';
       if (open) {
         if (numbers) {
-          lead_end = lines.ptr();
+          *lead_end = lines.ptr();
           continue;
         }
         open = false;
@@ -232,7 +234,6 @@ class Reader {
         ctx.skipping = true;
       }
     }
-    return lead_end;
   }
 
   // Appends piece `p` (whose line numbers start after line `base`) to `all`.
