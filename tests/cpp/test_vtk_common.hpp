@@ -50,6 +50,20 @@ inline NDArray many_points(std::size_t n) {
   return NDArray::from_vector(p, {n, 3});
 }
 
+// Writes `m` as `format` on 1, 2, 3 and 8 threads to tmp_path("threads<n>" + suffix);
+// returns the thread counts whose bytes differ from one thread's ("" when none do).
+inline std::string thread_counts_changing_bytes(const mpp::Mesh& m, const std::string& format, const std::string& suffix) {
+  std::string first, differing;
+  for (std::string threads : {"1", "2", "3", "8"}) {
+    const std::string path = tmp_path("threads" + threads + suffix);
+    mpp::write(path, m, format, {{"threads", threads}});
+    const std::string bytes = slurp(path);
+    if (first.empty()) first = bytes;
+    if (bytes != first) differing += threads + " ";
+  }
+  return differing;
+}
+
 inline mpp::CellBlock rect(const std::string& type, std::size_t k, std::size_t m, std::int64_t seed = 0) {
   std::vector<std::int64_t> c(k * m);
   for (std::size_t i = 0; i < k * m; ++i) c[i] = static_cast<std::int64_t>((i * 7 + static_cast<std::size_t>(seed) * 3 + i / k) % 27);
