@@ -226,8 +226,8 @@ mpp::Mesh kuhn_cube(int n) {
             ++c[path[k]];
             v[k + 1] = id(c[0], c[1], c[2]);
           }
-          const bool odd = path[0] > path[1] != (path[1] > path[2]) != (path[0] > path[2]);  // the permutation's parity
-          if (odd) std::swap(v[1], v[2]);  // every cell right-handed
+          const int inversions = (path[0] > path[1]) + (path[1] > path[2]) + (path[0] > path[2]);
+          if (inversions % 2 == 1) std::swap(v[1], v[2]);  // an odd path: mirrored, so turned right-handed
           tets.insert(tets.end(), v, v + 4);
         }
   m.cells.push_back(mpp::CellBlock::rectangular("tetra", NDArray::from_vector(tets, {tets.size() / 4, 4})));

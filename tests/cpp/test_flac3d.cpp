@@ -266,6 +266,21 @@ TEST(Flac3dRoundTrip, AsciiAndBinaryKeepCellsAndGroups) {
   EXPECT_EQ(std::memcmp(binary.data(), "\xe6\xe7\xf6\x51\x03\0\0\0", 8), 0);
 }
 
+TEST(Flac3dWrite, BytesDoNotDependOnTheThreadCount) {
+  mpp::Mesh m;
+  m.points = many_points(100000);               // several chunks of gridpoint rows
+  m.cells.push_back(rect("tetra", 4, 100000));  // and of zone rows (both orientations)
+  m.cells.push_back(rect("triangle", 3, 40000, 5));
+  for (const char* binary : {"false", "true"}) {
+    const std::string suffix = std::string("_") + binary + ".f3grid";
+    EXPECT_EQ(thread_counts_changing_bytes(m, "flac3d", suffix, {{"binary", binary}}), "") << binary;
+    const auto back = mpp::read(tmp_path("threads8" + suffix), "flac3d");
+    ASSERT_EQ(back.cells.size(), 2u);
+    EXPECT_EQ(back.cells[0].size(), 40000u);  // faces first, as meshio reads them
+    EXPECT_EQ(back.cells[1].size(), 100000u);
+  }
+}
+
 TEST(Flac3dWrite, Refusals) {
   mpp::Mesh m;
   m.points = grid_points();

@@ -50,13 +50,16 @@ inline NDArray many_points(std::size_t n) {
   return NDArray::from_vector(p, {n, 3});
 }
 
-// Writes `m` as `format` on 1, 2, 3 and 8 threads to tmp_path("threads<n>" + suffix);
-// returns the thread counts whose bytes differ from one thread's ("" when none do).
-inline std::string thread_counts_changing_bytes(const mpp::Mesh& m, const std::string& format, const std::string& suffix) {
+// Writes `m` as `format` (with `options`) on 1, 2, 3 and 8 threads to
+// tmp_path("threads<n>" + suffix); returns the thread counts whose bytes differ from one
+// thread's ("" when none do).
+inline std::string thread_counts_changing_bytes(const mpp::Mesh& m, const std::string& format, const std::string& suffix,
+                                                mpp::Options options = {}) {
   std::string first, differing;
   for (std::string threads : {"1", "2", "3", "8"}) {
     const std::string path = tmp_path("threads" + threads + suffix);
-    mpp::write(path, m, format, {{"threads", threads}});
+    options["threads"] = threads;
+    mpp::write(path, m, format, options);
     const std::string bytes = slurp(path);
     if (first.empty()) first = bytes;
     if (bytes != first) differing += threads + " ";

@@ -16,12 +16,15 @@
 // Other cell types (quadratic cells, lines, vertices, polygons) are a WriteError naming the
 // type (meshio drops them with a warning, or crashes); point and side regions are not
 // written.
+// Gridpoint and cell rows are formatted on `threads` threads (core/io/parallel_text.hpp);
+// the bytes never depend on the count.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 
 #include "core/io/byteorder.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_text.hpp"
 #include "core/io/text_writer.hpp"
 #include "formats/flac3d/flac3d_internal.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -39,7 +42,7 @@ struct GroupOut {
 
 class Writer {
  public:
-  Writer(io::AtomicFile& f, bool binary, io::FloatFormat ff) : f_(f), w_(f), binary_(binary), ff_(ff) {}
+  Writer(io::AtomicFile& f, bool binary, io::FloatFormat ff, unsigned threads) : f_(f), w_(f), binary_(binary), ff_(ff), threads_(threads) {}
 
   void write(const Mesh& mesh) {
     check(mesh);
@@ -64,37 +67,42 @@ class Writer {
       fail("more gridpoints than the binary format's 32-bit ids can number");
   }
 
-  void u32(std::uint32_t v) {
+  static void u32(io::TextWriter& w, std::uint32_t v) {
     unsigned char b[4] = {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v >> 16),
                           static_cast<unsigned char>(v >> 24)};
-    w_.bytes(b, 4);
+    w.bytes(b, 4);
   }
-  void f64(double v) {
+  static void f64(io::TextWriter& w, double v) {
     unsigned char b[8];
     std::memcpy(b, &v, 8);
     if (!io::host_is_little_endian()) std::reverse(b, b + 8);
-    w_.bytes(b, 8);
+    w.bytes(b, 8);
   }
+  void u32(std::uint32_t v) { u32(w_, v); }
 
   void points(const NDArray& pts) {
     const std::size_t n = pts.dim(0), dim = pts.ndim() > 1 ? pts.dim(1) : 0;
     const double* x = pts.data<double>();
     if (binary_) {
       u32(kBinaryMagic[0]), u32(kBinaryMagic[1]), u32(static_cast<std::uint32_t>(n));
-      for (std::size_t i = 0; i < n; ++i) {
-        u32(static_cast<std::uint32_t>(i + 1));
-        for (std::size_t k = 0; k < 3; ++k) f64(k < dim ? x[i * dim + k] : 0.0);
-      }
+      io::write_rows(w_, n, threads_, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+        for (std::size_t i = r0; i < r1; ++i) {
+          u32(t, static_cast<std::uint32_t>(i + 1));
+          for (std::size_t k = 0; k < 3; ++k) f64(t, k < dim ? x[i * dim + k] : 0.0);
+        }
+      });
       return;
     }
     w_.str("* FLAC3D grid produced by meshio++ v").str(version()).str("\n* GRIDPOINTS\n");
-    char pad[24];
-    for (std::size_t i = 0; i < n; ++i) {
-      const int len = std::snprintf(pad, sizeof pad, "%8zu", i + 1);
-      w_.str("G\t").str(std::string_view(pad, static_cast<std::size_t>(len)));
-      for (std::size_t k = 0; k < 3; ++k) w_.ch('\t').real(k < dim ? x[i * dim + k] : 0.0, ff_);
-      w_.ch('\n');
-    }
+    io::write_rows(w_, n, threads_, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+      char pad[24];
+      for (std::size_t i = r0; i < r1; ++i) {
+        const int len = std::snprintf(pad, sizeof pad, "%8zu", i + 1);
+        t.str("G\t").str(std::string_view(pad, static_cast<std::size_t>(len)));
+        for (std::size_t k = 0; k < 3; ++k) t.ch('\t').real(k < dim ? x[i * dim + k] : 0.0, ff_);
+        t.ch('\n');
+      }
+    });
   }
 
   // Zone and face ids of every cell (1-based, each kind numbered on its own), and the groups.
@@ -146,27 +154,31 @@ class Writer {
       const NDArray conn = b.connectivity.as_dtype(DType::int64);
       const std::size_t m = conn.dim(0), k = conn.dim(1);
       const std::int64_t* c = conn.data<std::int64_t>();
-      for (std::size_t i = 0; i < m; ++i) {
-        const std::int64_t* row = c + i * k;
-        const int* order = s->to_flac;
-        if (s->to_flac_flipped) {  // right-handed first four nodes, else the mirrored order
-          double d[3][3];
-          for (int a = 0; a < 3; ++a)
-            for (std::size_t q = 0; q < 3; ++q) d[a][q] = coord(row[order[a + 1]], q) - coord(row[order[0]], q);
-          const double det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) + d[0][1] * (d[1][2] * d[2][0] - d[1][0] * d[2][2]) +
-                             d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
-          if (!(det > 0)) order = s->to_flac_flipped;
+      // Rows on several threads (core/io/parallel_text.hpp): the same bytes on any count.
+      io::write_rows(w_, m, threads_, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+        for (std::size_t i = r0; i < r1; ++i) {
+          const std::int64_t* row = c + i * k;
+          const int* order = s->to_flac;
+          if (s->to_flac_flipped) {  // right-handed first four nodes, else the mirrored order
+            double d[3][3];
+            for (int a = 0; a < 3; ++a)
+              for (std::size_t q = 0; q < 3; ++q) d[a][q] = coord(row[order[a + 1]], q) - coord(row[order[0]], q);
+            const double det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) + d[0][1] * (d[1][2] * d[2][0] - d[1][0] * d[2][2]) +
+                               d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+            if (!(det > 0)) order = s->to_flac_flipped;
+          }
+          const auto cell_id = static_cast<std::uint32_t>(id + i + 1);
+          if (binary_) {
+            u32(t, cell_id), u32(t, static_cast<std::uint32_t>(k));
+            for (std::size_t j = 0; j < k; ++j) u32(t, static_cast<std::uint32_t>(row[order[j]] + 1));
+          } else {
+            t.ch(zones ? 'Z' : 'F').ch(' ').str(s->name).ch(' ').integer(cell_id);
+            for (std::size_t j = 0; j < k; ++j) t.ch(' ').integer(row[order[j]] + 1);
+            t.ch('\n');
+          }
         }
-        ++id;
-        if (binary_) {
-          u32(id), u32(static_cast<std::uint32_t>(k));
-          for (std::size_t j = 0; j < k; ++j) u32(static_cast<std::uint32_t>(row[order[j]] + 1));
-        } else {
-          w_.ch(zones ? 'Z' : 'F').ch(' ').str(s->name).ch(' ').integer(id);
-          for (std::size_t j = 0; j < k; ++j) w_.ch(' ').integer(row[order[j]] + 1);
-          w_.ch('\n');
-        }
-      }
+      });
+      id += static_cast<std::uint32_t>(m);
     }
   }
 
@@ -198,6 +210,7 @@ class Writer {
   io::TextWriter w_;
   bool binary_;
   io::FloatFormat ff_;
+  unsigned threads_;
   std::vector<std::uint64_t> first_id_;  // per block: ids before its first cell, among its kind
   std::vector<GroupOut> groups_;
 };
@@ -208,9 +221,10 @@ void write_flac3d(const std::string& path, const Mesh& mesh, const Options& opti
   OptionReader opts(options, "flac3d");
   const io::FloatFormat ff = io::FloatFormat::parse(opts.get_string("float_fmt", ".16e"));
   const bool binary = opts.get_bool("binary", false);
+  const unsigned threads = std::max(1u, opts.threads());
   opts.finish();
   io::AtomicFile f(path, "flac3d");
-  Writer(f, binary, ff).write(mesh);
+  Writer(f, binary, ff, threads).write(mesh);
   f.commit();
 }
 
