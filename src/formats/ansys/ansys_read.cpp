@@ -17,10 +17,10 @@
 // A zone id 0 header declares a total and has no body. Binary bodies are little endian and
 // start right after their '(' (meshio puts a line break first: both are accepted); the
 // text up to the section's ')' ("End of Binary Section 3010") is skipped. The file is
-// mapped without its pages: the large binary bodies (nodes, cell nodes, fixed-size faces)
-// are taken with pread on several threads (core/io/section_reader.hpp), text is parsed
-// through the mapping, its fixed-size rows (nodes, cell nodes, faces of one shape) on
-// several threads (core/io/parallel_rows.hpp).
+// mapped without its pages: binary node and cell-node bodies are taken with pread on
+// several threads (core/io/section_reader.hpp); everything else is parsed through the
+// mapping, populated at the first such body, text rows of one shape (nodes, cell nodes,
+// faces) on several threads (core/io/parallel_rows.hpp).
 //
 // meshio's own writer puts each cell's nodes into the cell section (element types 1-6
 // with a body): such a file is read back as those cells, block per section, as meshio
