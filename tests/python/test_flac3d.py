@@ -210,3 +210,42 @@ def test_ascii_pieces_agree_with_one_thread_on_truncated_and_corrupted_files(tmp
         else:
             damaged.write_bytes(data[:at] + b"#" + data[at + 1:])
         assert outcome(4) == outcome(1), at
+
+
+def test_binary_zones_of_one_size_read_on_several_threads_as_on_one(tmp_path):
+    """A binary section whose records are all of one size is decoded on several threads;
+    a record of another size, an unknown gridpoint or an impossible count anywhere gives the
+    mesh or the error one thread gives."""
+    rng = np.random.default_rng(3)
+    points = rng.random((20000, 3))
+    tets = rng.integers(0, len(points), size=(70000, 4))
+    path = tmp_path / "big.f3grid"
+    mio.write(path, mio.Mesh(points, [("tetra", tets)], cell_sets={"some": [np.arange(0, 70000, 7)]}), binary=True)
+    data = bytearray(path.read_bytes())
+
+    def outcome(blob):
+        path.write_bytes(bytes(blob))
+        out = []
+        for threads in (1, 4):
+            try:
+                m = quiet(mio.read, path, threads=threads)
+                out.append(("mesh", m.points.tobytes(), [(c.type, c.data.tobytes()) for c in m.cells],
+                            [c.tobytes() for c in m.cell_data["cell_ids"]]))
+            except mio.ReadError as e:
+                out.append(("error", str(e)))
+        return out
+
+    one, four = outcome(data)
+    assert one == four and one[0] == "mesh"
+    zones_at = 12 + 28 * len(points) + 4  # the first zone record: after the header, the gridpoints and the zone count
+    record = 8 + 4 * 4
+    far = zones_at + record * 50000
+    unknown = bytearray(data)
+    unknown[far + 8:far + 12] = (10**6).to_bytes(4, "little")  # a gridpoint no G record defines
+    one, four = outcome(unknown)
+    assert one == four and one[0] == "error" and "gridpoint 1000000" in one[1]
+    for count in (5, 9):  # another valid count (the layout shifts from there), an impossible one
+        other = bytearray(data)
+        other[far + 4:far + 8] = count.to_bytes(4, "little")
+        one, four = outcome(other)
+        assert one == four, count

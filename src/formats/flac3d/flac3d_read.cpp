@@ -22,9 +22,11 @@
 // cell_sets keys; face groups first), over global cell indices. Ids may be sparse and in any
 // order; a group member that names no cell is left out with a warning.
 //
-// Binary zones and faces are read in two passes over their records: the first checks every
-// node count and finds the runs of one shape, the second decodes each run straight into its
-// connectivity (gridpoint ids resolved on the way: the gridpoints come first) and its ids.
+// Binary zones and faces whose records all store one node count (the usual file) are
+// decoded on several threads at that fixed stride; otherwise in two passes over their
+// records: the first checks every node count and finds the runs of one shape, the second
+// decodes each run straight into its connectivity (gridpoint ids resolved on the way: the
+// gridpoints come first) and its ids. Both give the same mesh and the same first error.
 // ASCII records are kept as parsed (G records may follow the zones) and resolved at the end.
 // A large ASCII file is cut at line starts into one piece per thread, each parsed on its own
 // (records are one line each; only lines of bare numbers depend on what came before, so a
@@ -317,39 +319,42 @@ class Reader {
     std::vector<Block>& blocks = zone ? zone_blocks_ : face_blocks_;
     const std::uint32_t n = cur_.load<std::uint32_t>(zone ? "zone count" : "face count");
     cur_.need(n, 8 + 3 * 4, zone ? "zones" : "faces");
-    // Pass 1: every record's node count, and the runs of one shape.
-    std::vector<std::pair<const Shape*, std::size_t>> runs;
-    const char* first = cur_.ptr();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const char* at = cur_.ptr();
-      cur_.load<std::uint32_t>(zone ? "zone id" : "face id");
-      const std::uint32_t k = cur_.load<std::uint32_t>("node count");
-      const Shape* s = k <= 8 ? shape_of(zone, static_cast<int>(k)) : nullptr;
-      if (!s)
-        cur_.fail_at(expected_found(zone ? "a zone of 4 to 8 gridpoints" : "a face of 3 or 4 gridpoints", std::to_string(k) + " gridpoints"),
-                     at);
-      cur_.take(std::size_t{k} * 4, "gridpoint ids");
-      if (runs.empty() || runs.back().first != s) runs.emplace_back(s, 0);
-      ++runs.back().second;
-    }
-    // Pass 2: each run decoded into its arrays (the bytes are known to be there).
-    const char* p = first;
-    for (const auto& [s, count] : runs) {
-      const auto k = static_cast<std::size_t>(s->nodes);
-      Block b{s->type, NDArray::uninit(DType::int64, {count, k}), NDArray::uninit(DType::int64, {count})};
-      std::int64_t* dst = b.conn.data<std::int64_t>();
-      std::int64_t* ids = b.ids.data<std::int64_t>();
-      for (std::size_t r = 0; r < count; ++r) {
-        const char* at = p;
-        ids[r] = io::load<std::uint32_t>(p, true);
-        const std::uint32_t stored = io::load<std::uint32_t>(p + 4, true);
-        std::int64_t g[8];
-        for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(p + 8 + 4 * j, true);
-        if (stored == 7) g[7] = g[6];
-        p += 8 + 4 * std::size_t{stored};
-        for (std::size_t j = 0; j < k; ++j) *dst++ = gridpoint(g[s->to_vtk[j]], zone, at);
+    if (!uniform_cells(zone, n, blocks)) {
+      // Pass 1: every record's node count, and the runs of one shape. Raw loads; a record
+      // cut short is read again through the cursor, which names what is missing.
+      std::vector<std::pair<const Shape*, std::size_t>> runs;
+      const char* first = cur_.ptr();
+      const char* p = first;
+      const char* end = cur_.end();
+      for (std::uint32_t i = 0; i < n; ++i) {
+        if (end - p < 8) {
+          cur_.set_ptr(p);
+          cur_.load<std::uint32_t>(zone ? "zone id" : "face id");
+          cur_.load<std::uint32_t>("node count");
+        }
+        const std::uint32_t k = io::load<std::uint32_t>(p + 4, true);
+        const Shape* s = k <= 8 ? shape_of(zone, static_cast<int>(k)) : nullptr;
+        if (!s) bad_node_count(zone, k, p);
+        if (static_cast<std::size_t>(end - p - 8) < std::size_t{k} * 4) {
+          cur_.set_ptr(p + 8);
+          cur_.take(std::size_t{k} * 4, "gridpoint ids");
+        }
+        p += 8 + 4 * std::size_t{k};
+        if (runs.empty() || runs.back().first != s) runs.emplace_back(s, 0);
+        ++runs.back().second;
       }
-      blocks.push_back(std::move(b));
+      cur_.set_ptr(p);
+      // Pass 2: each run decoded into its arrays (the bytes are known to be there).
+      p = first;
+      for (const auto& [s, count] : runs) {
+        const auto k = static_cast<std::size_t>(s->nodes);
+        Block b{s->type, NDArray::uninit(DType::int64, {count, k}), NDArray::uninit(DType::int64, {count})};
+        for (std::size_t r = 0; r < count; ++r) {
+          if (!decode(p, s, b.conn.data<std::int64_t>() + r * k, b.ids.data<std::int64_t>()[r])) missing_gridpoint(p, zone, s);
+          p += 8 + 4 * std::size_t{io::load<std::uint32_t>(p + 4, true)};
+        }
+        blocks.push_back(std::move(b));
+      }
     }
     const std::uint32_t groups = cur_.load<std::uint32_t>("group count");
     cur_.need(groups, 2 + 2 + 4, "groups");
@@ -376,11 +381,72 @@ class Reader {
     gp_ids_ = {};
   }
 
-  // The position of gridpoint `gp`, named by the record at `at` when no G record defines it.
-  std::int64_t gridpoint(std::int64_t gp, bool zone, const char* at) {
-    const std::int64_t p = gps_.find(gp);
-    if (p < 0) unknown_gridpoint(gp, zone, at);
-    return p;
+  // A binary section whose records all store the node count of the first (the usual file:
+  // one cell type), decoded on several threads at that fixed stride, reading each record's
+  // count only to check it. False, with nothing decoded, when the section is small, does not
+  // fit the bytes left, or holds another count (a B7 beside B8s): the two passes handle it.
+  // A gridpoint no G record defines is reported from the first record naming one, as the
+  // two passes would: every count is checked first.
+  bool uniform_cells(bool zone, std::size_t n, std::vector<Block>& blocks) {
+    const char* first = cur_.ptr();
+    if (threads_ < 2 || n < (std::size_t{1} << 16) || cur_.left() < 8) return false;
+    const std::uint32_t stored = io::load<std::uint32_t>(first + 4, true);
+    const Shape* s = stored <= 8 ? shape_of(zone, static_cast<int>(stored)) : nullptr;
+    const std::size_t size = 8 + 4 * std::size_t{stored};
+    if (!s || cur_.left() / size < n) return false;
+    const auto k = static_cast<std::size_t>(s->nodes);
+    Block b{s->type, NDArray::uninit(DType::int64, {n, k}), NDArray::uninit(DType::int64, {n})};
+    std::int64_t* conn = b.conn.data<std::int64_t>();
+    std::int64_t* ids = b.ids.data<std::int64_t>();
+    const std::size_t pieces = std::min<std::size_t>(threads_, 16);
+    std::vector<char> other_count(pieces, 0);
+    std::vector<std::size_t> unknown(pieces, n);  // per piece: its first record naming an unknown gridpoint
+    parallel_for(pieces, static_cast<unsigned>(pieces), [&](std::size_t t) {
+      for (std::size_t r = n * t / pieces, e = n * (t + 1) / pieces; r < e; ++r) {
+        const char* at = first + r * size;
+        if (io::load<std::uint32_t>(at + 4, true) != stored) {
+          other_count[t] = 1;
+          return;
+        }
+        if (!decode(at, s, conn + r * k, ids[r]) && unknown[t] == n) unknown[t] = r;
+      }
+    });
+    if (std::find(other_count.begin(), other_count.end(), 1) != other_count.end()) return false;
+    const std::size_t r = *std::min_element(unknown.begin(), unknown.end());
+    if (r != n) missing_gridpoint(first + r * size, zone, s);
+    cur_.set_ptr(first + n * size);
+    blocks.push_back(std::move(b));
+    return true;
+  }
+
+  // The binary record at `at` (its count checked, its bytes there) into its id and its
+  // nodes' positions in VTK order (`conn`, s->nodes of them); false when a gridpoint is
+  // unknown (its slot then holds -1).
+  bool decode(const char* at, const Shape* s, std::int64_t* conn, std::int64_t& id) const {
+    id = io::load<std::uint32_t>(at, true);
+    const std::uint32_t stored = io::load<std::uint32_t>(at + 4, true);
+    std::int64_t g[8];
+    for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(at + 8 + 4 * j, true);
+    if (stored == 7) g[7] = g[6];
+    bool known = true;
+    for (int j = 0; j < s->nodes; ++j) known &= (conn[j] = gps_.find(g[s->to_vtk[j]])) >= 0;
+    return known;
+  }
+
+  [[noreturn]] void bad_node_count(bool zone, std::uint32_t k, const char* at) const {
+    cur_.fail_at(expected_found(zone ? "a zone of 4 to 8 gridpoints" : "a face of 3 or 4 gridpoints", std::to_string(k) + " gridpoints"), at);
+  }
+
+  // The binary record at `at`, of shape `s`, names a gridpoint no G record defines: the
+  // first such one, in the order the record's nodes are resolved.
+  [[noreturn]] void missing_gridpoint(const char* at, bool zone, const Shape* s) {
+    const std::uint32_t stored = io::load<std::uint32_t>(at + 4, true);
+    std::int64_t g[8];
+    for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(at + 8 + 4 * j, true);
+    if (stored == 7) g[7] = g[6];
+    for (int j = 0; j < s->nodes; ++j)
+      if (gps_.find(g[s->to_vtk[j]]) < 0) unknown_gridpoint(g[s->to_vtk[j]], zone, at);
+    cur_.fail_at("a record whose gridpoints cannot be resolved", at);
   }
   [[noreturn]] void unknown_gridpoint(std::int64_t gp, bool zone, const char* at) {
     cur_.fail_at(std::string(zone ? "the zone" : "the face") + " refers to gridpoint " + std::to_string(gp) + ", which no G record defines", at);
