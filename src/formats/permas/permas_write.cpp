@@ -8,9 +8,8 @@
 // "$NSET NAME = <name>" and each cell region as "$ESET NAME = <name>" (ids, 10 a line;
 // meshio writes no sets), $END STRUCTURE, $EXIT COMPONENT, $FIN. Node and element lines are
 // formatted on `threads` threads (core/io/parallel_text.hpp; the bytes never depend on it).
-// A name ending in ".gz" is
-// written as one gzip member: the deck goes to a scratch file beside the target, is
-// compressed from there, and the target is replaced atomically.
+// A name ending in ".gz" is written as one gzip member: the deck goes to a scratch file
+// beside the target, is compressed from there, and the target is replaced atomically.
 #include <algorithm>
 #include <cstring>
 
@@ -81,11 +80,11 @@ void deck(io::TextWriter& w, const Mesh& mesh, unsigned threads) {
     w.str(r.kind == RegionKind::point ? "!\n$NSET NAME = " : "!\n$ESET NAME = ").str(r.name).ch('\n');
     const NDArray e = r.entries.as_dtype(DType::int64);
     const std::int64_t* v = e.data<std::int64_t>();
-    const std::size_t n = e.size();
-    io::write_rows(w, (n + 9) / 10, threads, [&](io::TextWriter& t, std::size_t l0, std::size_t l1) {
-      for (std::size_t i = l0 * 10, end = std::min(n, l1 * 10); i < end; ++i) {
+    const std::size_t members = e.size();
+    io::write_rows(w, (members + 9) / 10, threads, [&](io::TextWriter& t, std::size_t l0, std::size_t l1) {
+      for (std::size_t i = l0 * 10, end = std::min(members, l1 * 10); i < end; ++i) {
         t.integer(v[i] + 1);
-        t.ch(i % 10 == 9 || i + 1 == n ? '\n' : ' ');
+        t.ch(i % 10 == 9 || i + 1 == members ? '\n' : ' ');
       }
     });
   }
