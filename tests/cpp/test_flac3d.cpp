@@ -281,6 +281,60 @@ TEST(Flac3dWrite, BytesDoNotDependOnTheThreadCount) {
   }
 }
 
+// A large ASCII grid (read in pieces on several threads) with group member lines, a skipped
+// record's numbers and comments between records. Cut or damaged at many places, it reads to
+// the same mesh and warnings, or fails with the same error, on 1 and on 4 threads (and,
+// under `make test-sanitize`, no piece reads outside its bytes).
+TEST(Flac3dRead, LargeAsciiInPiecesMatchesOneThreadWhenCutOrDamaged) {
+  std::string text = "* a large grid\n\n";
+  const int points = 12000;
+  for (int i = 1; i <= points; ++i)
+    text += "G " + std::to_string(i) + " " + std::to_string(i * 0.5) + " 1.25 " + std::to_string(i % 17) + "\n";
+  for (int z = 1; z <= 30000; ++z) {
+    const int a = z % (points - 4) + 1;
+    text += "Z T4 " + std::to_string(z);
+    for (int j = 0; j < 4; ++j) text += " " + std::to_string(a + j);
+    text += "\n";
+    if (z % 5000 == 17) {
+      text += "GPGROUP 'skipped' SLOT 1\n";
+      for (int l = 0; l < 100; ++l) text += "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\n";
+    }
+    if (z % 9000 == 3) {
+      text += "* members follow\nZGROUP 'g" + std::to_string(z) + "' SLOT 1\n";
+      for (int l = 0; l < 200; ++l) text += std::to_string(l + 1) + " " + std::to_string(l + 2) + " " + std::to_string(l + 3) + "\n";
+    }
+  }
+  ASSERT_GT(text.size(), std::size_t{1} << 20);
+  auto outcome = [](const std::string& path, const char* threads, mpp::Mesh& mesh) {
+    try {
+      mesh = mpp::read(path, "flac3d", {{"threads", threads}});
+      return std::string("mesh");
+    } catch (const mpp::ReadError& e) {
+      return std::string("ReadError: ") + e.what();
+    }
+  };
+  auto same_on_1_and_4 = [&](const std::string& bytes, const std::string& what) {
+    const std::string path = tmp_path("large_pieces.f3grid");
+    spit(path, bytes);
+    mpp::Mesh one, four;
+    const std::string a = outcome(path, "1", one), b = outcome(path, "4", four);
+    EXPECT_EQ(a, b) << what;
+    if (a == "mesh" && b == "mesh") {
+      EXPECT_EQ(compare_meshes(one, four), "") << what;
+      EXPECT_EQ(one.warnings, four.warnings) << what;
+    }
+    return a;
+  };
+  EXPECT_EQ(same_on_1_and_4(text, "whole"), "mesh");
+  for (std::size_t k = 1; k <= 10; ++k) {
+    const std::size_t at = text.size() * k / 11 + 37 * k;
+    same_on_1_and_4(text.substr(0, at), "cut at " + std::to_string(at));
+    std::string damaged = text;
+    damaged[at] = '#';
+    same_on_1_and_4(damaged, "damaged at " + std::to_string(at));
+  }
+}
+
 TEST(Flac3dWrite, Refusals) {
   mpp::Mesh m;
   m.points = grid_points();
