@@ -31,6 +31,7 @@
 // input: every count is checked against the bytes left, every index against its range.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -333,16 +334,20 @@ class Reader {
         } else {
           parse_through_mapping();
           const char* end = cur_.end();
+          std::atomic<std::uint64_t> top{0};  // the largest index, met while parsing (pieces run at once)
           auto parse = [&](const char* p, std::size_t r0, std::size_t r1) {
-            std::uint64_t v = 0;
+            std::uint64_t v = 0, mine = 0;
             for (std::size_t i = r0 * k; i < r1 * k; ++i) {
               if (!parse_hex(p, end, v)) cur_.fail_expected("a node index", p);
               out[i] = static_cast<std::int64_t>(v - 1);
+              mine = std::max(mine, static_cast<std::uint64_t>(out[i]));
+            }
+            for (std::uint64_t seen = top.load(); mine > seen && !top.compare_exchange_weak(seen, mine);) {
             }
             return p;
           };
           cur_.set_ptr(rows(count, parse));
-          for (std::size_t i = 0; i < m; ++i) s.top = std::max(s.top, static_cast<std::uint64_t>(out[i]));
+          s.top = top.load();
         }
       }
       close_body(index, width);

@@ -419,15 +419,21 @@ class Reader {
     return true;
   }
 
+  // The gridpoint ids a binary record stores (its count checked, its bytes there), a B7's
+  // last one twice, as the shape's FLAC3D order numbers them.
+  static void record_gridpoints(const char* at, std::int64_t (&g)[8]) {
+    const std::uint32_t stored = io::load<std::uint32_t>(at + 4, true);
+    for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(at + 8 + 4 * j, true);
+    if (stored == 7) g[7] = g[6];
+  }
+
   // The binary record at `at` (its count checked, its bytes there) into its id and its
   // nodes' positions in VTK order (`conn`, s->nodes of them); false when a gridpoint is
   // unknown (its slot then holds -1).
   bool decode(const char* at, const Shape* s, std::int64_t* conn, std::int64_t& id) const {
     id = io::load<std::uint32_t>(at, true);
-    const std::uint32_t stored = io::load<std::uint32_t>(at + 4, true);
     std::int64_t g[8];
-    for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(at + 8 + 4 * j, true);
-    if (stored == 7) g[7] = g[6];
+    record_gridpoints(at, g);
     bool known = true;
     for (int j = 0; j < s->nodes; ++j) known &= (conn[j] = gps_.find(g[s->to_vtk[j]])) >= 0;
     return known;
@@ -440,10 +446,8 @@ class Reader {
   // The binary record at `at`, of shape `s`, names a gridpoint no G record defines: the
   // first such one, in the order the record's nodes are resolved.
   [[noreturn]] void missing_gridpoint(const char* at, bool zone, const Shape* s) {
-    const std::uint32_t stored = io::load<std::uint32_t>(at + 4, true);
     std::int64_t g[8];
-    for (std::size_t j = 0; j < stored; ++j) g[j] = io::load<std::uint32_t>(at + 8 + 4 * j, true);
-    if (stored == 7) g[7] = g[6];
+    record_gridpoints(at, g);
     for (int j = 0; j < s->nodes; ++j)
       if (gps_.find(g[s->to_vtk[j]]) < 0) unknown_gridpoint(g[s->to_vtk[j]], zone, at);
     cur_.fail_at("a record whose gridpoints cannot be resolved", at);
