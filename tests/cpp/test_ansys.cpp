@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "test_vtk_common.hpp"
 
@@ -268,6 +269,36 @@ TEST(AnsysRead, ThreadCountDoesNotChangeALargeMeshOrItsFirstError) {
       EXPECT_EQ(std::string(e.what()), expected);
       EXPECT_NE(expected.find("'z"), std::string::npos) << expected;
     }
+  }
+}
+
+// Cells that list their nodes (meshio's layout) are checked against the points from the
+// largest index met while reading: a node past the last point is an error naming it, in a
+// small text file, and far into a large one in both encodings on any thread count.
+TEST(AnsysRead, ACellNodePastTheLastPointIsAnErrorNamingIt) {
+  const std::string small =
+      "(2 3)\n(10 (0 1 4 0))\n(12 (0 1 1 0))\n(10 (1 1 4 1 3)(\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n))\n(12 (1 1 1 1 2)(\n1 2 3 9\n))\n";
+  EXPECT_NE(outcome_of_string(small, "ansys", "past_last.msh").find("node index 9 is outside 1..4"), std::string::npos);
+  const mpp::Mesh src = kuhn_cube(20);  // 48000 cells: text rows parsed in pieces
+  const std::string path = tmp_path("past_last_big.msh");
+  for (const char* binary : {"false", "true"}) {
+    mpp::write(path, src, "ansys", {{"binary", binary}});
+    std::string bytes = slurp(path);
+    const std::size_t cells = bytes.find("(2012 (") != std::string::npos ? bytes.find("(2012 (") : bytes.find("(12 (1 ");
+    ASSERT_NE(cells, std::string::npos);
+    const std::size_t body = bytes.find(")(\n", cells) + 3;
+    if (std::string(binary) == "true") {
+      const std::uint32_t past = 9999999;  // little-endian int32, the 30000th cell's first node
+      std::memcpy(bytes.data() + body + 4 * 4 * 30000, &past, 4);
+    } else {
+      std::size_t row = body;
+      for (int r = 0; r < 30000; ++r) row = bytes.find('\n', row) + 1;
+      bytes.replace(row, bytes.find(' ', row) - row, "98967f");  // 9999999 in hexadecimal
+    }
+    spit(path, bytes);
+    for (const char* t : {"1", "2"})
+      EXPECT_NE(read_outcome(path, "ansys", {{"threads", t}}).find("node index 9999999 is outside 1..9261"), std::string::npos)
+          << binary << t;
   }
 }
 
