@@ -30,9 +30,15 @@ configure() {
   fi
 }
 
+# The formats with a fuzz target in $BUILD (fuzz_<format>; fuzz_replay, in a build that has
+# the tests too, is the ctest replay tool, not a target).
+fuzz_targets() {
+  cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p' | grep -vx replay
+}
+
 if [ "${1:-}" = "--list" ]; then
   configure
-  cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'
+  fuzz_targets
   exit 0
 fi
 # The registered format name of folder src/formats/$1 (its fixtures' folder in tests/data):
@@ -55,7 +61,7 @@ if [ "${1:-}" = "--replay" ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
   export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tools/lsan-suppressions.txt:print_suppressions=0}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-  for f in $(cmake --build "$BUILD" --target help | sed -n 's/^\.\.\. fuzz_\(.*\)$/\1/p'); do
+  for f in $(fuzz_targets); do
     mapfile -t dirs < <(seed_dirs "$f")
     [ ${#dirs[@]} -gt 0 ] || { echo "fuzz: $f has no fixtures, seeds or regressions" >&2; exit 1; }
     files=$(find "${dirs[@]}" -maxdepth 1 -type f ! -name 'README*' | sort)

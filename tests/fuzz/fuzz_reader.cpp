@@ -1,5 +1,6 @@
 // meshio++ fuzzing: one libFuzzer harness for every reader, compiled once per format with
-// MESHIOPP_FUZZ_FORMAT="<name>" (see tests/fuzz/CMakeLists.txt).
+// MESHIOPP_FUZZ_FORMAT="<name>" (see tests/fuzz/CMakeLists.txt), or once for all formats
+// in the replay tool, which names the format at run time (MESHIOPP_FUZZ_REPLAY).
 //
 // Readers take a path, so each input is written to an anonymous in-memory file (memfd) and
 // read through the registry as <dir>/in<ext>, a symbolic link to /proc/self/fd/<n> named
@@ -16,7 +17,8 @@
 // hangs (-timeout) and allocations past -rss_limit_mb / -malloc_limit_mb.
 //
 // Built without libFuzzer (plain compiler, MESHIOPP_FUZZ_REPLAY), replay_main.cpp drives the
-// same entry point over the files of tests/fuzz/regressions/<format>/ for ctest.
+// same entry point over the files of tests/fuzz/regressions/<format>/ for ctest, the format
+// being its first argument (fuzz_replay_format below).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -34,8 +36,12 @@
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 
-#ifndef MESHIOPP_FUZZ_FORMAT
-#error "compile with -DMESHIOPP_FUZZ_FORMAT=\"<format name>\""
+#if defined(MESHIOPP_FUZZ_REPLAY)
+// Set by replay_main.cpp before the first input.
+extern const char* fuzz_replay_format;
+#define MESHIOPP_FUZZ_FORMAT fuzz_replay_format
+#elif !defined(MESHIOPP_FUZZ_FORMAT)
+#error "compile with -DMESHIOPP_FUZZ_FORMAT=\"<format name>\" (or -DMESHIOPP_FUZZ_REPLAY)"
 #endif
 
 namespace {

@@ -1,8 +1,9 @@
 // meshio++ fuzzing: replays files through a fuzz harness without libFuzzer, so ctest can
 // run every regression input with a plain compiler (and under the sanitizer build).
 //
-//   fuzz_replay_<format> PATH...     PATH is a file or a folder (its regular files, sorted);
-//                                    a missing PATH is skipped, but no input at all fails
+//   fuzz_replay FORMAT PATH...       FORMAT a registered format name; PATH a file or a folder
+//                                    (its regular files, sorted); a missing PATH is skipped,
+//                                    but no input at all fails
 //
 // Each input goes to LLVMFuzzerTestOneInput exactly as libFuzzer would pass it. An escaping
 // exception is reported with the file name and counts as a failure; a crash or sanitizer
@@ -22,13 +23,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
+// The format the harness reads (fuzz_reader.cpp, built with MESHIOPP_FUZZ_REPLAY).
+const char* fuzz_replay_format = nullptr;
+
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: fuzz_replay FORMAT PATH...\n");
+    return 2;
+  }
+  fuzz_replay_format = argv[1];
   const char* limit_env = std::getenv("MESHIOPP_REPLAY_SECONDS");
   const double limit = limit_env ? std::atof(limit_env) : 1.0;
   std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 2; i < argc; ++i) {
     const fs::path p(argv[i]);
     if (fs::is_directory(p)) {
       for (const auto& e : fs::directory_iterator(p))
