@@ -5,9 +5,12 @@
 
 #ifdef MESHIOPP_HAVE_HDF5
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <filesystem>
 
+#include "core/io/file.hpp"
 #include "core/io/hdf5.hpp"
 #include "test_support.hpp"
 
@@ -46,6 +49,43 @@ TEST(Hdf5Toolkit, DatasetsOfEveryDtypeRoundTripWithTheirShape) {
     EXPECT_EQ(a.dtype(), dt);
     EXPECT_EQ(a.shape(), (NDArray::Shape{4, 3}));
     for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(a.value_as_int64(i), static_cast<std::int64_t>(i * 7 % 11));
+  }
+}
+
+// A writer's file built in memory (FileInMemory) reads back whole after write_to(): in an
+// io::MemoryFile (/dev/shm), and, under a finite RLIMIT_FSIZE, in HDF5's core driver instead. An object
+// still open at write_to() is closed with the file (H5F_CLOSE_STRONG), never left out of it.
+TEST(Hdf5Toolkit, FilesBuiltInMemoryAreWrittenWholeOnBothPaths) {
+  std::vector<std::int64_t> values(300000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i * 2654435761u % 1000003);
+  struct rlimit saved {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  if (saved.rlim_cur != RLIM_INFINITY) GTEST_SKIP() << "this process already has a finite RLIMIT_FSIZE";
+  const bool room = meshioplusplus::io::MemoryFile::available(values.size() * 8);  // /dev/shm has room
+  for (const bool limited : {false, true}) {
+    if (limited) {
+      struct rlimit lower = saved;
+      lower.rlim_cur = rlim_t(1) << 30;  // far above this file: only the path changes
+      ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lower), 0);
+    }
+    EXPECT_EQ(meshioplusplus::io::MemoryFile::available(values.size() * 8), room && !limited);
+    EXPECT_FALSE(meshioplusplus::io::MemoryFile::available(std::size_t(1) << 62));  // no room: HDF5's image
+
+    const std::string path = tmp_path(limited ? "hdf5_core_image.h5" : "hdf5_memory_file.h5");
+    const h5::Context wctx{"test", path, true};
+    {
+      meshioplusplus::io::AtomicFile target(path, "test");
+      h5::Session session;
+      h5::FileInMemory file(wctx, values.size() * 8, /*track_order=*/true);
+      h5::Handle group = h5::create_group(wctx, file.get(), "g");
+      h5::write_dataset(wctx, group.get(), "v", NDArray::from_vector(values));
+      file.write_to(target);  // `group` still open
+      target.commit();
+    }
+    if (limited) ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    const h5::Context rctx{"test", path, false};
+    h5::Handle file = h5::open_file(rctx);
+    EXPECT_EQ(testsupport::ints_of(h5::read_dataset(rctx, file.get(), "/g/v", file_size(path))), values) << path;
   }
 }
 

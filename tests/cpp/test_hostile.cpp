@@ -5,7 +5,8 @@
 //   equals the sequential one, byte for byte. Writers likewise produce identical bytes.
 //   `make test-tsan` runs this file (and AllocatorHook.*) under ThreadSanitizer.
 // - AtomicFile: a writer that fails after writing part of the file leaves the target
-//   byte-identical and no temporary file.
+//   byte-identical and no temporary file; a MemoryFile is copied in whole, and a copy that
+//   fails (RLIMIT_FSIZE) is a WriteError that keeps the target.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +18,11 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/io/file.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -231,6 +235,59 @@ TEST(HostileAtomicFile, AWriterFailingMidwayLeavesTheTargetAndNoTemporary) {
     f.commit();
   }
   EXPECT_EQ(slurp(target), "new\n");
+  fs::remove_all(target.parent_path());
+}
+
+TEST(HostileAtomicFile, AMemoryFileIsCopiedWholeAndAFailedCopyKeepsTheTarget) {
+  const fs::path target = scratch("from-memory.bin");
+  spit(target, "the user's data\n");
+  std::string bytes((std::size_t(3) << 20) + 12345, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+  const auto fill = [&](const mpp::io::MemoryFile& m) {
+    ASSERT_EQ(::pwrite(m.fd(), bytes.data(), bytes.size(), 0), static_cast<ssize_t>(bytes.size()));
+  };
+  {
+    mpp::io::MemoryFile memory("test", target.string());
+    EXPECT_TRUE(fs::exists(memory.path())) << memory.path();
+    const std::string name = memory.path();
+    memory.unlink_name();
+    EXPECT_FALSE(fs::exists(name)) << name;
+    fill(memory);
+    mpp::io::AtomicFile f(target.string(), "test");
+    f.write("head:");
+    f.write_from(memory);
+    f.commit();
+  }
+  EXPECT_TRUE(slurp(target) == "head:" + bytes);
+  struct rlimit saved {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  if (saved.rlim_cur != RLIM_INFINITY) GTEST_SKIP() << "this process already has a finite RLIMIT_FSIZE";
+  const bool room = mpp::io::MemoryFile::available(1);
+  {
+    mpp::io::MemoryFile memory("test", target.string());
+    fill(memory);
+    const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+    struct rlimit lower = saved;
+    lower.rlim_cur = 64 << 10;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lower), 0);
+    std::string message;
+    try {
+      mpp::io::AtomicFile f(target.string(), "test");
+      f.write_from(memory);
+      f.commit();
+    } catch (const mpp::WriteError& e) {
+      message = e.what();
+    }
+    EXPECT_FALSE(mpp::io::MemoryFile::available(1));
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    ::signal(SIGXFSZ, old_handler);
+    EXPECT_NE(message.find("write failed"), std::string::npos) << message;
+    EXPECT_NE(message.find(target.string()), std::string::npos) << message;
+  }
+  EXPECT_EQ(mpp::io::MemoryFile::available(1), room);  // the limit's verdict ended with it
+  EXPECT_TRUE(slurp(target) == "head:" + bytes);
+  for (const auto& e : fs::directory_iterator(target.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find(".meshioplusplus-"), std::string::npos) << e.path();
   fs::remove_all(target.parent_path());
 }
 

@@ -8,9 +8,13 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -150,6 +154,27 @@ void AtomicFile::write(const void* data, std::size_t nbytes) {
     nbytes -= static_cast<std::size_t>(n);
     written_ += static_cast<std::size_t>(n);
   }
+  start_writeback();
+}
+
+void AtomicFile::write_from(const MemoryFile& source) {
+  struct stat st {};
+  if (::fstat(source.fd(), &st) != 0) throw write_error(format_, path_, "cannot read the file built in memory: " + reason());
+  off_t offset = 0;
+  auto left = static_cast<std::size_t>(st.st_size);
+  while (left > 0) {
+    // At most 64 MiB per call, so the writeback of what is written starts as it goes.
+    const ssize_t n = ::sendfile(fd_, source.fd(), &offset, std::min<std::size_t>(left, std::size_t(64) << 20));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw write_error(format_, path_, "write failed: " + reason());
+    if (n == 0) throw write_error(format_, path_, "write failed: the file built in memory shrank");
+    left -= static_cast<std::size_t>(n);
+    written_ += static_cast<std::size_t>(n);
+    start_writeback();
+  }
+}
+
+void AtomicFile::start_writeback() {
 #ifdef __linux__
   constexpr std::size_t kWriteback = std::size_t(8) << 20;
   if (sync_ && written_ - flushed_ >= kWriteback) {
@@ -158,6 +183,36 @@ void AtomicFile::write(const void* data, std::size_t nbytes) {
     flushed_ = written_;
   }
 #endif
+}
+
+namespace {
+constexpr const char* kMemoryFolder = "/dev/shm";
+}  // namespace
+
+bool MemoryFile::available(std::size_t bytes) {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur != RLIM_INFINITY) return false;
+  struct statvfs fs {};
+  if (::statvfs(kMemoryFolder, &fs) != 0) return false;
+  const unsigned long long free_bytes = static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize;
+  return free_bytes / 2 > bytes + (std::size_t(32) << 20);
+}
+
+MemoryFile::MemoryFile(std::string_view format, const std::string& target) {
+  path_ = std::string(kMemoryFolder) + "/meshioplusplus-XXXXXX";
+  fd_ = ::mkostemp(path_.data(), O_CLOEXEC);
+  if (fd_ < 0) throw write_error(format, target, "cannot create a file in memory: " + reason());
+  named_ = true;
+}
+
+void MemoryFile::unlink_name() {
+  if (named_) ::unlink(path_.c_str());
+  named_ = false;
+}
+
+MemoryFile::~MemoryFile() {
+  unlink_name();
+  if (fd_ >= 0) ::close(fd_);
 }
 
 namespace {

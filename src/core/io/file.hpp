@@ -8,7 +8,7 @@
 // flushing it to the device (and the folder after the rename); if the writer throws before
 // commit(), the temporary file is removed and an existing file at the target path is
 // untouched. The file's mode is what open() would give under the process umask. Libraries that write
-// by path (netCDF) write to temp_path() instead.
+// by path (netCDF) write to temp_path() instead, or into a MemoryFile that write_from() copies.
 #pragma once
 
 #include <cstddef>
@@ -71,6 +71,43 @@ class SyncScope {
   bool previous_;
 };
 
+// A file in memory (a tmpfs file under /dev/shm, its name removed once the library has
+// opened it) for a library that writes by path (HDF5, netCDF-C) to build its file in before
+// AtomicFile::write_from() copies it to disk. Against the library's own in-memory file
+// (HDF5's core driver) its pages are the kernel's: no page faults in the process, no zeroing
+// as the library's image grows, no copy of the image into a buffer before it is written, and
+// the copy to disk stays in the kernel (sendfile(2)): a 37 MB HDF5 file in 0.08 s instead of
+// 0.47 s here. (A memfd would be better still, but HDF5 1.10 resolves a symbolic link such
+// as /proc/self/fd/<n> with realpath(3), which fails on one.)
+//
+// The library then writes to memory, never to the disk: HDF5 1.10 crashes at exit on a
+// file whose close failed, so a failing disk write must come from AtomicFile, as a
+// WriteError. A write to the memory file could still fail when /dev/shm fills up or under a
+// finite RLIMIT_FSIZE (it counts against the limit as any file does): available(bytes) is
+// true only with no such limit and twice `bytes` (plus 64 MiB) free under /dev/shm, and
+// callers keep the library's in-memory file otherwise.
+class MemoryFile {
+ public:
+  static bool available(std::size_t bytes);
+  // Throws WriteError "<format>: <target>: cannot create a file in memory: <reason>".
+  MemoryFile(std::string_view format, const std::string& target);
+  ~MemoryFile();  // closes it, and removes the name if it is still there
+  MemoryFile(const MemoryFile&) = delete;
+  MemoryFile& operator=(const MemoryFile&) = delete;
+
+  // The name the library creates its file at (truncating what is there).
+  const std::string& path() const { return path_; }
+  // Removes the name once the library has its own descriptor (nothing is left behind under
+  // /dev/shm if the process dies later).
+  void unlink_name();
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+  bool named_ = false;
+};
+
 class AtomicFile {
  public:
   // Creates the temporary file; throws WriteError naming the path on failure.
@@ -81,6 +118,8 @@ class AtomicFile {
 
   void write(const void* data, std::size_t nbytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
+  // Appends the whole of `source`, copied inside the kernel (no user buffer).
+  void write_from(const MemoryFile& source);
   // Flushes, closes and renames over the target; throws WriteError on failure.
   void commit();
   const std::string& path() const { return path_; }
@@ -97,6 +136,7 @@ class AtomicFile {
   bool sync_ = sync_on_commit();  // the setting of the thread that made the file
   std::size_t written_ = 0;  // bytes written so far
   std::size_t flushed_ = 0;  // bytes whose writeback has been started
+  void start_writeback();
 };
 
 }  // namespace meshioplusplus::io

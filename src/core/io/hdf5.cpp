@@ -242,28 +242,58 @@ std::string shape_text(const NDArray::Shape& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-Handle create_memory_file(const Context& ctx, bool track_order) {
+std::size_t array_bytes(const Mesh& mesh) {
+  std::size_t n = mesh.points.nbytes();
+  for (const CellBlock& c : mesh.cells) n += c.connectivity.nbytes() + c.offsets.nbytes() + c.face_offsets.nbytes() + c.indices.nbytes();
+  for (const auto& [name, a] : mesh.point_data) n += a.nbytes();
+  for (const auto& [name, list] : mesh.cell_data)
+    for (const NDArray& a : list) n += a.nbytes();
+  for (const auto& [name, a] : mesh.field_data) n += a.nbytes();
+  for (const Region& r : mesh.regions) n += r.entries.nbytes();
+  return n;
+}
+
+FileInMemory::FileInMemory(const Context& ctx, std::size_t expected_bytes, bool track_order) : ctx_(ctx) {
   Session session;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  if (!fapl || H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0)
-    fail(ctx, "cannot set up an HDF5 file in memory");
+  if (!fapl || H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG) < 0) fail(ctx, "cannot set up an HDF5 file in memory");
+  std::string name;
+  if (io::MemoryFile::available(expected_bytes)) {
+    memory_ = std::make_unique<io::MemoryFile>(ctx.format, ctx.path);
+    name = memory_->path();
+  } else {
+    if (H5Pset_fapl_core(fapl.get(), std::size_t(1) << 24, /*backing_store=*/0) < 0) fail(ctx, "cannot set up an HDF5 file in memory");
+    name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
+  }
   Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
   if (!fcpl || (track_order && H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0))
     fail(ctx, "cannot set up an HDF5 file in memory");
-  const std::string name = ctx.path + ":meshioplusplus-image";  // never touched on disk (see open_file_image)
-  Handle file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
-  if (!file) fail(ctx, "cannot create an HDF5 file in memory");
-  return file;
+  file_ = Handle(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
+  if (memory_) memory_->unlink_name();
+  if (!file_) fail(ctx, "cannot create an HDF5 file in memory");
 }
 
-FileImage memory_file_image(const Context& ctx, hid_t file) {
+FileInMemory::~FileInMemory() {
   Session session;
-  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(ctx, "cannot flush the HDF5 file");
-  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
-  if (size < 0) fail(ctx, "cannot get the HDF5 file's image");
-  FileImage image(static_cast<std::size_t>(size));
-  if (size > 0 && H5Fget_file_image(file, image.data(), image.size()) != size) fail(ctx, "cannot get the HDF5 file's image");
-  return image;
+  file_.reset();
+}
+
+void FileInMemory::write_to(io::AtomicFile& target) {
+  Session session;
+  if (memory_) {
+    if (H5Fclose(file_.release()) < 0) fail(ctx_, "cannot close the HDF5 file built in memory");
+    target.write_from(*memory_);
+    return;
+  }
+  if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) fail(ctx_, "cannot flush the HDF5 file");
+  const ssize_t size = H5Fget_file_image(file_.get(), nullptr, 0);
+  if (size < 0) fail(ctx_, "cannot get the HDF5 file's image");
+  // Not zeroed first: HDF5 fills it.
+  const std::unique_ptr<unsigned char[]> image(new unsigned char[static_cast<std::size_t>(size)]);
+  if (size > 0 && H5Fget_file_image(file_.get(), image.get(), static_cast<std::size_t>(size)) != size)
+    fail(ctx_, "cannot get the HDF5 file's image");
+  file_.reset();
+  target.write(image.get(), static_cast<std::size_t>(size));
 }
 
 Handle open_group(const Context& ctx, hid_t loc, const std::string& path) {

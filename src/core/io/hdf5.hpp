@@ -40,6 +40,8 @@ inline constexpr const char* kMissing = "this build of meshio++ has no HDF5; ins
 #include <utility>
 #include <vector>
 
+#include "core/io/file.hpp"
+#include "meshioplusplus/mesh.hpp"
 #include "meshioplusplus/ndarray.hpp"
 
 namespace meshioplusplus::io::hdf5 {
@@ -70,6 +72,8 @@ class Handle {
     if (id_ >= 0 && close_) close_(id_);
     id_ = H5I_INVALID_HID;
   }
+  // The id, no longer closed by this handle (for a caller that must see the close fail).
+  hid_t release() { return std::exchange(id_, H5I_INVALID_HID); }
 
  private:
   hid_t id_ = H5I_INVALID_HID;
@@ -116,27 +120,35 @@ Handle open_file_image(const Context& ctx, const void* data, std::size_t size);
 Handle open_readable(const Context& ctx, std::size_t& file_bytes);
 // "(3, 2)", "(5,)": a shape as error messages write it.
 std::string shape_text(const NDArray::Shape& shape);
-// A file held in memory (HDF5's core driver, no backing store), for writers that hand its
-// bytes (memory_file_image) to an io::AtomicFile: a failing disk write is then the
-// AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
-// 1.10 crashes at exit on a file whose close failed). Costs one copy of the file in memory.
+// A file built in memory and then written to disk by an io::AtomicFile, for writers. HDF5
+// writes into an io::MemoryFile (through its sec2 driver), or, where that is not available
+// for a file of about `expected_bytes` (io::MemoryFile::available), into its core driver's
+// image; either way a failing disk write is
+// the AtomicFile's WriteError, and HDF5 is never left holding a file it cannot close (HDF5
+// 1.10 crashes at exit on a file whose close failed). Holds the file's size in memory.
 // `track_order`: the root group tracks and indexes its links' creation order (as
 // create_group's), for readers that list children in creation order only (the CGNS
 // library 4's HDF5 layer, which VTK's vtkCGNSReader uses).
-Handle create_memory_file(const Context& ctx, bool track_order = false);
-// The bytes of an open file (flushed first), in a buffer not zeroed first (HDF5 fills it).
-class FileImage {
+class FileInMemory {
  public:
-  explicit FileImage(std::size_t size) : bytes_(new unsigned char[size]), size_(size) {}
-  unsigned char* data() { return bytes_.get(); }
-  const unsigned char* data() const { return bytes_.get(); }
-  std::size_t size() const { return size_; }
+  FileInMemory(const Context& ctx, std::size_t expected_bytes, bool track_order = false);
+  ~FileInMemory();
+  FileInMemory(const FileInMemory&) = delete;
+  FileInMemory& operator=(const FileInMemory&) = delete;
+
+  hid_t get() const { return file_.get(); }
+  // Closes the file, with any object of it still open (H5F_CLOSE_STRONG), and appends its
+  // bytes to `target`. Throws WriteError.
+  void write_to(io::AtomicFile& target);
 
  private:
-  std::unique_ptr<unsigned char[]> bytes_;
-  std::size_t size_;
+  Context ctx_;
+  std::unique_ptr<io::MemoryFile> memory_;  // null: HDF5's core driver holds the file
+  Handle file_;
 };
-FileImage memory_file_image(const Context& ctx, hid_t file);
+// The bytes of a mesh's arrays (points, connectivity, data, regions): what a writer's file
+// holds, roughly, for FileInMemory's `expected_bytes`.
+std::size_t array_bytes(const Mesh& mesh);
 // Every dataset's storage layout, read from the file's bytes before HDF5 decodes it: HDF5
 // 1.10.8 divides by the chunk dimensions of a layout message when a dataset is opened, so a
 // corrupt file with a zero there would kill the process (SIGFPE); here it is a ReadError

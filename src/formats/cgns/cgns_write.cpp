@@ -339,7 +339,7 @@ void write_file(const std::string& path, const Mesh& mesh, const Plan& plan, con
   const bool wide = plan.max_id() > kI4Max;
   {
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx, /*track_order=*/true);
+    h5::FileInMemory file(ctx, h5::array_bytes(mesh), /*track_order=*/true);
     h5::Handle root = h5::open_group(ctx, file.get(), "/");
     h5::write_fixed_string_attribute(ctx, root.get(), "name", "HDF5 MotherNode", kNameBytes);
     h5::write_fixed_string_attribute(ctx, root.get(), "label", "Root Node of HDF5 File", kNameBytes);
@@ -463,9 +463,7 @@ void write_file(const std::string& path, const Mesh& mesh, const Plan& plan, con
         if (name.rfind("CGNSBase:", 0) != 0) w.data_array(fd.get(), name, a);
     }
     base.reset(), zone.reset(), root.reset(), zbc.reset();
-    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
-    file.reset();
-    target.write(image.data(), image.size());
+    file.write_to(target);
   }
   target.commit();
 }

@@ -19,7 +19,7 @@
 //
 // Atomic: the classic flavours are created by netCDF-C at io::AtomicFile's temporary path
 // beside the target and renamed over it only when nc_close succeeded; netCDF-4 files are
-// built in memory and written through AtomicFile (see write()).
+// built in memory (an io::MemoryFile) and written through AtomicFile (see write()).
 // Compiled only with netCDF-C (MESHIOPP_HAVE_NETCDF); exodus.cpp says which package is missing.
 #ifdef MESHIOPP_HAVE_NETCDF
 
@@ -81,24 +81,30 @@ class Writer {
     // default format, which other netCDF users (the Exodus library among them) may change:
     // set it for this call and put it back.
     //
-    // netCDF-4 files are built in memory (HDF5's core driver) and written out by AtomicFile:
-    // after a failed write(2) HDF5 keeps the file open and crashes at process exit when it
-    // retries, so HDF5 never writes to disk here. The classic flavours are written by
-    // netCDF-C at the temporary path itself.
+    // netCDF-4 files are built in memory and written out by AtomicFile: after a failed
+    // write(2) HDF5 keeps the file open and crashes at process exit when it retries, so HDF5
+    // never writes to disk here. netCDF-C creates the file in an io::MemoryFile where one is
+    // available, else in its own in-memory image (HDF5's core driver). The classic
+    // flavours are written by netCDF-C at the temporary path itself.
+    std::unique_ptr<io::MemoryFile> memory;
+    if (netcdf4_ && io::MemoryFile::available(estimated_bytes())) memory = std::make_unique<io::MemoryFile>("exodus", path_);
+    const bool image = netcdf4_ && !memory;
+    const std::string& create_path = memory ? memory->path() : file.temp_path();
     int old_default = 0;
     nc_set_default_format(default_format_, &old_default);
-    const int created = netcdf4_ ? nc_create_mem(file.temp_path().c_str(), mode_, estimated_bytes(), &id_)
-                                 : nc_create(file.temp_path().c_str(), mode_ | NC_CLOBBER, &id_);
+    const int created = image ? nc_create_mem(create_path.c_str(), mode_, estimated_bytes(), &id_)
+                              : nc_create(create_path.c_str(), mode_ | NC_CLOBBER, &id_);
     nc_set_default_format(old_default, nullptr);
+    if (memory) memory->unlink_name();  // netCDF-C (HDF5) has its own descriptor now
     if (created != NC_NOERR) id_ = -1;
     check(created, "cannot create the netCDF file");
-    NC_memio memory{};
+    NC_memio bytes{};
     try {
       check(nc_set_fill(id_, NC_NOFILL, nullptr), "nc_set_fill");
       define();
       check(nc_enddef(id_), "nc_enddef");
       put();
-      const int status = netcdf4_ ? nc_close_memio(id_, &memory) : nc_close(id_);
+      const int status = image ? nc_close_memio(id_, &bytes) : nc_close(id_);
       id_ = -1;
       if (status != NC_NOERR) fail(std::string("close failed: ") + nc_strerror(status));
     } catch (...) {
@@ -106,9 +112,11 @@ class Writer {
       id_ = -1;
       throw;
     }
-    if (netcdf4_) {
-      std::unique_ptr<void, void (*)(void*)> owner(memory.memory, &std::free);
-      file.write(memory.memory, memory.size);
+    if (image) {
+      std::unique_ptr<void, void (*)(void*)> owner(bytes.memory, &std::free);
+      file.write(bytes.memory, bytes.size);
+    } else if (memory) {
+      file.write_from(*memory);
     }
     file.commit();
   }
@@ -333,8 +341,8 @@ class Writer {
     }
   }
 
-  // The file's size, roughly (the in-memory netCDF-4 file starts this large, so HDF5's
-  // core driver seldom has to grow it).
+  // The file's size, roughly (netCDF's own in-memory file starts this large, so HDF5's core
+  // driver seldom has to grow it; an io::MemoryFile is used only with room for it).
   std::size_t estimated_bytes() const {
     std::size_t n = (1 << 20) + mesh_.points.nbytes();
     for (const auto& c : mesh_.cells) n += c.connectivity.size() * 4;

@@ -115,7 +115,7 @@ void write_h5m(const std::string& path, const Mesh& mesh, const Options& options
   const h5::Context ctx{"h5m", path, true};
   {
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx);
+    h5::FileInMemory file(ctx, h5::array_bytes(mesh));
     h5::Handle tstt = h5::create_group(ctx, file.get(), "tstt");
     h5::Handle nodes = h5::create_group(ctx, tstt.get(), "nodes");
     h5::write_dataset(ctx, nodes.get(), "coordinates", mesh.points, data);
@@ -159,9 +159,7 @@ void write_h5m(const std::string& path, const Mesh& mesh, const Options& options
     const std::uint64_t max_id = static_cast<std::uint64_t>(next_id);
     h5::write_attribute(ctx, tstt.get(), "max_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, &max_id);
     sets.reset(), elements.reset(), node_tags.reset(), tags.reset(), nodes.reset(), tstt.reset();
-    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
-    file.reset();
-    target.write(image.data(), image.size());
+    file.write_to(target);
   }
   target.commit();
 #else

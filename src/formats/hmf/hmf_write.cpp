@@ -45,7 +45,7 @@ void write_hmf(const std::string& path, const Mesh& mesh, const Options& options
   const h5::Context ctx{"hmf", path, true};
   {
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx);
+    h5::FileInMemory file(ctx, h5::array_bytes(mesh));
     h5::Handle root = h5::open_group(ctx, file.get(), "/");
     h5::write_vlen_string_attribute(ctx, root.get(), "type", kType);
     h5::write_vlen_string_attribute(ctx, root.get(), "version", kVersion);
@@ -66,9 +66,7 @@ void write_hmf(const std::string& path, const Mesh& mesh, const Options& options
     h5::Handle cell_attributes = h5::create_group(ctx, grid.get(), "CellAttributes");
     for (const auto& [name, a] : cell_data) h5::write_dataset(ctx, cell_attributes.get(), name, a, data);
     cell_attributes.reset(), node_attributes.reset(), grid.reset(), root.reset();
-    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
-    file.reset();
-    target.write(image.data(), image.size());
+    file.write_to(target);
   }
   target.commit();
 #else

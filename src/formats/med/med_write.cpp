@@ -86,10 +86,11 @@ class Writer {
  public:
   Writer(const std::string& path, std::string mesh_name) : ctx_{"med", path, true}, name_(std::move(mesh_name)) {}
 
-  h5::FileImage build(const Mesh& mesh) {
+  // Builds the file in memory and appends it to `target`.
+  void build(const Mesh& mesh, io::AtomicFile& target) {
     check(mesh);
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx_);
+    h5::FileInMemory file(ctx_, h5::array_bytes(mesh));
     {
       h5::Handle info = h5::create_group(ctx_, file.get(), "INFOS_GENERALES");
       int_attr(info, "MAJ", 3), int_attr(info, "MIN", 0), int_attr(info, "REL", 0);  // meshio's: read by SALOME 8.3
@@ -162,8 +163,7 @@ class Writer {
       }
     }
     cha.reset(), fas.reset(), mai.reset(), noe.reset(), step.reset(), m.reset();
-    h5::FileImage image = h5::memory_file_image(ctx_, file.get());
-    return image;
+    file.write_to(target);
   }
 
  private:
@@ -313,10 +313,7 @@ void write_med(const std::string& path, const Mesh& mesh, const Options& options
   opts.finish();
 #ifdef MESHIOPP_HAVE_HDF5
   io::AtomicFile target(path, "med");
-  {
-    const h5::FileImage image = Writer(path, name).build(mesh);
-    target.write(image.data(), image.size());
-  }
+  Writer(path, name).build(mesh, target);
   target.commit();
 #else
   (void)mesh, (void)name;

@@ -105,9 +105,15 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
   io::AtomicFile target(path, "vtkhdf");
   const h5::Context ctx{"vtkhdf", path, true};
   {
-    // Built in memory, then written by the AtomicFile (see io::hdf5::create_memory_file).
+    // Built in memory, then written by the AtomicFile (see io::hdf5::FileInMemory).
     h5::Session session;
-    h5::Handle file = h5::create_memory_file(ctx);
+    std::size_t expected_bytes = 0;  // the partitions' arrays, as the file holds them
+    for (const Partition& p : parts) {
+      expected_bytes += p.points.nbytes() + p.flat.connectivity.nbytes() + p.offsets.nbytes() + p.types.nbytes();
+      for (const auto& entry : p.point_data) expected_bytes += entry.second.nbytes();
+      for (const auto& entry : p.cell_data) expected_bytes += entry.second.nbytes();
+    }
+    h5::FileInMemory file(ctx, expected_bytes);
     h5::Handle root = h5::create_group(ctx, file.get(), "VTKHDF");
     h5::write_attribute(ctx, root.get(), "Version", NDArray::from_vector(std::vector<std::int64_t>{1, 0}));
     h5::write_attribute(ctx, root.get(), "Type", std::string_view("UnstructuredGrid"));
@@ -140,9 +146,7 @@ void write_partitions(const std::string& path, std::vector<Partition> parts, con
     h5::Handle field_data = h5::create_group(ctx, root.get(), "FieldData");
     for (const auto& [name, a] : first_mesh.field_data) h5::write_dataset(ctx, field_data.get(), name, a);
     field_data.reset(), cell_data.reset(), point_data.reset(), root.reset();
-    const h5::FileImage image = h5::memory_file_image(ctx, file.get());
-    file.reset();
-    target.write(image.data(), image.size());
+    file.write_to(target);
   }
   target.commit();
 #else
