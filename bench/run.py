@@ -821,7 +821,8 @@ print(peak - rss0, peak_anon[0] - anon0, nbytes)
 
 
 def peak_memory(lib: str, path: Path, fmt: str):
-    r = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, lib, str(path), fmt], capture_output=True, text=True, check=True)
+    r = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, lib, str(path), fmt], capture_output=True, text=True, check=True,
+                       env=default_heap_env())
     rss, anon, nbytes = map(int, r.stdout.split())
     return rss, anon, nbytes
 
@@ -986,6 +987,9 @@ def header_lines(meta: dict) -> list:
              f"gmsh {v['gmsh']}, numpy {v['numpy']}, Python {meta['python']}.",
              f"Run: {meta['command']}; {meta['kind']}; up to {meta['reps']} interleaved repetitions per case after a warm-up "
              f"(at least {MIN_REPS}; a case's count is in the `reps` column)" + (f"; budget {meta['budget']:.0f} s" if meta.get("budget") else "") + "."]
+    if meta.get("heap"):
+        lines.append(f"Heap of the timed process: {meta['heap']} (every library's arrays reused warm; peak memory in fresh processes "
+                     "with glibc's defaults).")
     if "wall_s" in meta:
         lines.append("Wall time per section (s): " + ", ".join(f"{k} {v:.0f}" for k, v in meta["sections"].items())
                      + f"; total {meta['wall_s']:.0f}.")
@@ -1119,7 +1123,8 @@ def main(argv=None):
     budget = args.budget if args.budget is not None else (0.0 if partial else FULL_BUDGET)
     meta = machine_info()
     meta.update(command="bench/run.py " + " ".join(sys.argv[1:] if argv is None else argv), kind="partial run" if partial else "full run",
-                full=not partial, reps=reps, budget=budget, sections={})
+                full=not partial, reps=reps, budget=budget, sections={},
+                heap=" ".join(f"{k}={os.environ[k]}" for k in WARM_HEAP if k in os.environ))
     print("\n".join(header_lines(meta)), flush=True)
     started = time.perf_counter()
 
@@ -1267,5 +1272,23 @@ def plot(rows, path: Path):
     plt.close(fig)
 
 
+# --- the heap every library allocates from -----------------------------------------------
+# glibc serves a large malloc with a fresh mmap (every page faulted in on first touch, ~0.3
+# ms per MB in this VM) until a free raises its mmap threshold, up to 32 MiB; from then on
+# arrays up to that size come back warm from the heap. Which state numpy (meshio, h5py, the
+# copy floor) is in then depends on what the process did before: meshio's MED read of the
+# cube measured 0.0146 s in a full run and 0.20 s in a partial one. The timed process runs
+# with mmap off and no trimming, so every array of every library is reused warm, whatever
+# ran before (meshio++'s own buffers come from its buffer cache either way); the peak
+# memory subprocesses keep glibc's defaults (a read in a fresh process).
+WARM_HEAP = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 40), "MALLOC_TOP_PAD_": str(64 << 20)}
+
+
+def default_heap_env() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in WARM_HEAP}
+
+
 if __name__ == "__main__":
+    if any(os.environ.get(k) != v for k, v in WARM_HEAP.items()):
+        os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **WARM_HEAP})
     main()

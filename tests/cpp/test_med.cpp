@@ -124,12 +124,44 @@ TEST(Med, LargeArraysRoundTripThroughTheColumnMajorLayout) {
   for (std::size_t i = 0; i + 2 < n; ++i)
     for (std::size_t k = 0; k < 3; ++k) tri.data<std::int64_t>()[i * 3 + k] = static_cast<std::int64_t>((i + (k * 7919)) % n);
   mesh.cells.push_back(mpp::CellBlock::rectangular("triangle", tri));
+  // Widths the reader's transpose unrolls (4) and the one it does not (20), over several
+  // of its per-thread ranges (65536 rows each at least).
+  for (const auto& [type, k, m] : {std::tuple<const char*, std::size_t, std::size_t>{"tetra", 4, 140003},
+                                   {"hexahedron20", 20, 70001}}) {
+    NDArray conn = NDArray::uninit(DType::int64, {m, k});
+    for (std::size_t i = 0; i < m * k; ++i) conn.data<std::int64_t>()[i] = static_cast<std::int64_t>((i * 104729) % n);
+    mesh.cells.push_back(mpp::CellBlock::rectangular(type, conn));
+  }
   const std::string path = tmp_path("med_large.med");
   mpp::write(path, mesh);
-  const mpp::Mesh got = mpp::read(path);
-  EXPECT_EQ(compare_arrays("points", mesh.points, got.points), "");
-  ASSERT_EQ(got.cells.size(), 1u);
-  EXPECT_EQ(compare_arrays("triangle", tri, got.cells[0].connectivity), "");
+  for (const char* threads : {"1", "2", "3", "8"}) {
+    const mpp::Mesh got = mpp::read(path, "", {{"threads", threads}});
+    EXPECT_EQ(compare_arrays("points", mesh.points, got.points), "") << threads << " threads";
+    ASSERT_EQ(got.cells.size(), mesh.cells.size());
+    for (const mpp::CellBlock& want : mesh.cells) {  // blocks come back in MED's type-name order
+      const auto it = std::find_if(got.cells.begin(), got.cells.end(), [&](const mpp::CellBlock& b) { return b.type == want.type; });
+      ASSERT_NE(it, got.cells.end()) << want.type;
+      EXPECT_EQ(compare_arrays(want.type, want.connectivity, it->connectivity), "") << threads << " threads";
+    }
+  }
+  // Node numbers out of range in two far-apart tetrahedra: the error names the lower cell
+  // whichever thread meets which first.
+  const std::string bad = tmp_path("med_large_bad.med");
+  spit(bad, slurp(path));
+  edit_file(bad, [&](hid_t f, const h5::Context& c) {
+    const NDArray& tetra = mesh.cells[1].connectivity;
+    NDArray conn = NDArray::uninit(DType::int64, tetra.shape());
+    std::copy(tetra.data<const std::int64_t>(), tetra.data<const std::int64_t>() + tetra.size(), conn.data<std::int64_t>());
+    conn.data<std::int64_t>()[4 * 130000 + 2] = static_cast<std::int64_t>(n) + 5;  // 1-based n + 6
+    conn.data<std::int64_t>()[4 * 70000 + 1] = -1;                               // 1-based 0
+    NDArray columns = NDArray::uninit(DType::int64, {conn.size()});
+    const std::size_t m = conn.dim(0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < 4; ++j) columns.data<std::int64_t>()[j * m + i] = conn.data<std::int64_t>()[i * 4 + j] + 1;
+    replace_dataset(f, c, kStep + "/MAI/TE4/NOD", columns, static_cast<std::int64_t>(m));
+  });
+  for (const char* threads : {"1", "2", "8"})
+    expect_read_error(read_outcome(bad, "med", {{"threads", threads}}), kStep + "/MAI/TE4/NOD, cell 70000: node 0 out of range");
 }
 
 TEST(Med, WritesAreDeterministicAndMeshNameIsAnOption) {

@@ -5,12 +5,16 @@
 // (MED_LNAME_SIZE group names; med_geometry_type names as the HDF5 groups spell them).
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <stdexcept>
+#include <vector>
 #include <type_traits>
 #include <cstring>
 #include <utility>
 
 #include "formats/med/med_internal.hpp"
 #include "meshioplusplus/errors.hpp"
+#include "core/parallel.hpp"
 
 namespace meshioplusplus::med {
 
@@ -71,8 +75,45 @@ void for_each_tile_column(std::size_t rows, std::size_t a, std::size_t b, F&& f)
 
 }  // namespace
 
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {
+namespace {
+
+// Rows [r0, r1) of a column-major (m, K) array as row-major: out[i * K + j] = in[j * m + i]
+// (shifted). With Top, returns the largest value stored taken as unsigned (for a range
+// check in the same pass). K fixed: the K input streams and the row's stores unroll.
+template <std::size_t K, bool Top, class O, class I>
+std::uint64_t transpose_rows(O* out, const I* in, std::size_t m, std::size_t k, std::int64_t shift, std::size_t r0,
+                             std::size_t r1) {
+  const std::size_t width = K ? K : k;
+  std::uint64_t top = 0;
+  for (std::size_t i = r0; i < r1; ++i)
+    for (std::size_t j = 0; j < width; ++j) {
+      const O v = shifted<O>(in[j * m + i], shift);
+      out[i * width + j] = v;
+      if constexpr (Top) top = std::max(top, static_cast<std::uint64_t>(v));
+    }
+  return top;
+}
+
+template <bool Top, class O, class I>
+std::uint64_t transpose_rows_any(O* out, const I* in, std::size_t m, std::size_t k, std::int64_t shift, std::size_t r0,
+                                 std::size_t r1) {
+  switch (k) {
+    case 1: return transpose_rows<1, Top>(out, in, m, k, shift, r0, r1);
+    case 2: return transpose_rows<2, Top>(out, in, m, k, shift, r0, r1);
+    case 3: return transpose_rows<3, Top>(out, in, m, k, shift, r0, r1);
+    case 4: return transpose_rows<4, Top>(out, in, m, k, shift, r0, r1);
+    case 6: return transpose_rows<6, Top>(out, in, m, k, shift, r0, r1);
+    case 8: return transpose_rows<8, Top>(out, in, m, k, shift, r0, r1);
+    default: return transpose_rows<0, Top>(out, in, m, k, shift, r0, r1);
+  }
+}
+
+}  // namespace
+
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift,
+                     unsigned threads) {
   const std::size_t width = a * b;
+  if (width == 1 && shift == 0 && flat.dtype() == dtype) return flat.reshaped({rows, 1});  // nothing to move
   NDArray out = NDArray::uninit(dtype, {rows, width});
   visit_dtype(dtype, [&](auto out_tag) {
     using O = decltype(out_tag);
@@ -80,12 +121,45 @@ NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::
     visit_dtype(flat.dtype(), [&](auto in_tag) {
       using I = decltype(in_tag);
       const I* in = flat.data<const I>();
+      if (b == 1) {  // (rows, a): the common case (coordinates, one value per entity)
+        parallel_ranges(rows, threads, [&](std::size_t r0, std::size_t r1) {
+          transpose_rows_any<false>(o, in, rows, a, shift, r0, r1);
+        });
+        return;
+      }
       for_each_tile_column(rows, a, b, [&](std::size_t row_major, std::size_t column_major, std::size_t start, std::size_t end) {
         for (std::size_t i = start; i < end; ++i) o[row_major + i * width] = shifted<O>(in[column_major + i], shift);
       });
     });
   });
   return out;
+}
+
+NodeRows node_rows_from_columns(const NDArray& flat, std::size_t m, std::size_t k, std::size_t num_points,
+                                unsigned threads) {
+  NodeRows r{NDArray::uninit(DType::int64, {m, k}), std::nullopt};
+  std::int64_t* out = r.nodes.data<std::int64_t>();
+  std::vector<std::uint64_t> tops(16, 0);
+  std::atomic<std::size_t> range{0};
+  visit_dtype(flat.dtype(), [&](auto tag) {
+    using I = decltype(tag);
+    if constexpr (std::is_integral_v<I>) {
+      const I* in = flat.data<const I>();
+      parallel_ranges(m, threads, [&](std::size_t r0, std::size_t r1) {
+        tops[range.fetch_add(1)] = transpose_rows_any<true>(out, in, m, k, /*shift=*/1, r0, r1);
+      });
+    } else {
+      throw std::logic_error("node_rows_from_columns: integer input expected");
+    }
+  });
+  if (*std::max_element(tops.begin(), tops.end()) >= num_points) {
+    for (std::size_t i = 0; i < m * k; ++i)
+      if (static_cast<std::uint64_t>(out[i]) >= num_points) {
+        r.first_bad = i;
+        break;
+      }
+  }
+  return r;
 }
 
 NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {

@@ -46,9 +46,20 @@ inline constexpr const char* kNoProfile = "MED_NO_PROFILE_INTERNAL";
 // array of `dtype`; and back: a row-major array of rows of a * b values flattened, as
 // `dtype`, as numpy's flatten(order="F") of its (rows, a, b) shape. b = 1 for (rows, a)
 // arrays. Integer outputs are shifted in the same pass: from_columns subtracts `shift`,
-// to_columns adds it (MED's 1-based node numbers).
-NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift = 0);
+// to_columns adds it (MED's 1-based node numbers). from_columns of one column shares the
+// input's buffer; (rows, a) arrays are converted on `threads` threads.
+NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift = 0,
+                     unsigned threads = 1);
 NDArray to_columns(const NDArray& rows, std::size_t a, std::size_t b, DType dtype, std::int64_t shift = 0);
+
+// MED's connectivity: a column-major (m, k) array of 1-based node numbers (any integer
+// type) as row-major 0-based int64 (m, k), on `threads` threads in one pass; first_bad is
+// the row-major index of the first node (of the lowest cell) outside 1..num_points, if any.
+struct NodeRows {
+  NDArray nodes;
+  std::optional<std::size_t> first_bad;
+};
+NodeRows node_rows_from_columns(const NDArray& flat, std::size_t m, std::size_t k, std::size_t num_points, unsigned threads);
 
 #ifdef MESHIOPP_HAVE_HDF5
 // A family's group names: dataset `path` of (n,) arrays of 80 chars (NUL-padded), as

@@ -22,6 +22,7 @@ namespace {
 struct ReadOptions {
   std::optional<std::string> mesh;
   std::optional<long long> step;
+  unsigned threads = 1;
 };
 }  // namespace
 
@@ -152,7 +153,7 @@ class Reader {
     const std::size_t n = count_attr(coo, "NBR", bound());
     const NDArray flat = values(coo, std::uint64_t(n) * dim, false);
     const DType dt = flat.dtype() == DType::float32 ? DType::float32 : DType::float64;
-    mesh_.points = from_columns(flat, n, dim, 1, dt);
+    mesh_.points = from_columns(flat, n, dim, 1, dt, 0, options_.threads);
     if (dim == 1) {  // the data model holds 2-D or 3-D points: y = 0
       NDArray p = NDArray::zeros(dt, {n, 2});
       visit_dtype(dt, [&](auto tag) {
@@ -185,15 +186,15 @@ class Reader {
       const std::string nod = mai + "/" + med_type + "/NOD";
       const auto k = static_cast<std::size_t>(cell_type(*type).num_nodes);
       const std::size_t m = count_attr(nod, "NBR", bound());
-      NDArray conn = from_columns(values(nod, std::uint64_t(m) * k, true), m, k, 1, DType::int64, /*shift=*/1);
-      const std::int64_t* c = conn.data<const std::int64_t>();
-      std::int64_t lo = 0, hi = 0;
-      for (std::size_t i = 0; i < m * k; ++i) lo = std::min(lo, c[i]), hi = std::max(hi, c[i]);
-      if (lo < 0 || hi >= num_points)
-        for (std::size_t i = 0; i < m * k; ++i)
-          if (c[i] < 0 || c[i] >= num_points)
-            fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " + std::to_string(c[i] + 1) +
-                 " out of range (1.." + std::to_string(num_points) + ")");
+      const NDArray flat = values(nod, std::uint64_t(m) * k, true);
+      NodeRows rows = node_rows_from_columns(flat, m, k, static_cast<std::size_t>(num_points), options_.threads);
+      if (rows.first_bad) {
+        const std::size_t i = *rows.first_bad;
+        fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " +
+             std::to_string(flat.value_as_int64((i % k) * m + i / k)) +
+             " out of range (1.." + std::to_string(num_points) + ")");
+      }
+      NDArray conn = std::move(rows.nodes);
       const std::string fam = mai + "/" + med_type + "/FAM";
       if (exists(fam)) {
         tags.push_back(values(fam, m, true));
@@ -306,7 +307,7 @@ class Reader {
     }
     // Column-major (NBR, NGA, NCO) -> row-major rows of NGA * NCO values.
     const DType dt = index.empty() ? flat.dtype() : DType::float64;  // holes are NaN
-    NDArray rows = from_columns(flat, nbr, nga, nco, dt);
+    NDArray rows = from_columns(flat, nbr, nga, nco, dt, 0, options_.threads);
     if (!index.empty()) {
       NDArray full = NDArray::uninit(DType::float64, {entities, row});
       double* o = full.data<double>();
@@ -420,6 +421,7 @@ Mesh read_med(const std::string& path, const Options& options) {
   ReadOptions ro;
   if (options.count("mesh")) ro.mesh = opts.get_string("mesh", "");
   if (options.count("step")) ro.step = opts.get_int("step", 0);
+  ro.threads = opts.threads();
   opts.finish();
 #ifdef MESHIOPP_HAVE_HDF5
   return Reader(path, std::move(ro)).read();
