@@ -179,6 +179,41 @@ TEST(CgnsErrors, BadFilesNameTheNode) {
   expect_read_error(read_outcome(data_path("cgns", "unread/structured.cgns"), "cgns"), "node /Base/Block", "Structured zone");
 }
 
+TEST(Cgns, LargeSectionsReadTheSameOnAnyThreadCountAndTheFirstBadIdIsNamed) {
+  // 200003 tetrahedra: several per-thread ranges (65536 elements each at least).
+  const std::size_t n = 5003, m = 200003;
+  mpp::Mesh mesh;
+  mesh.points = mpp::NDArray::uninit(DType::float64, {n, 3});
+  for (std::size_t i = 0; i < n * 3; ++i) mesh.points.data<double>()[i] = static_cast<double>(i) * 0.25;
+  mpp::NDArray conn = mpp::NDArray::uninit(DType::int64, {m, 4});
+  for (std::size_t i = 0; i < m * 4; ++i) conn.data<std::int64_t>()[i] = static_cast<std::int64_t>((i * 7919) % n);
+  mesh.cells.push_back(mpp::CellBlock::rectangular("tetra", conn));
+  const std::string path = tmp_path("cgns_large.cgns");
+  mpp::write(path, mesh, "cgns", {{"base_name", "B"}, {"zone_name", "Z"}});
+  for (const char* threads : {"1", "2", "3", "8"}) {
+    const mpp::Mesh got = mpp::read(path, "cgns", {{"threads", threads}});
+    ASSERT_EQ(got.cells.size(), 1u) << threads;
+    EXPECT_EQ(compare_arrays("tetra", conn, got.cells[0].connectivity), "") << threads << " threads";
+  }
+  // ids 0 (element 150000) and n + 1 (element 80000) in the file: the error names the one
+  // met first in the file, on every thread count.
+  const std::string bad = tmp_path("cgns_large_bad.cgns");
+  spit(bad, slurp(path));
+  {
+    const h5::Context ctx{"test", bad, true};
+    h5::Session session;
+    h5::Handle f(H5Fopen(bad.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    std::vector<std::int32_t> ids(m * 4);
+    for (std::size_t i = 0; i < m * 4; ++i) ids[i] = static_cast<std::int32_t>((i * 7919) % n + 1);
+    ids[150000 * 4 + 3] = 0;
+    ids[80000 * 4 + 1] = static_cast<std::int32_t>(n + 1);
+    replace(f.get(), ctx, "/B/Z/GridElements/ElementConnectivity", mpp::NDArray::from_vector(ids));
+  }
+  for (const char* threads : {"1", "2", "8"})
+    expect_read_error(read_outcome(bad, "cgns", {{"threads", threads}}), "node /B/Z/GridElements/ElementConnectivity",
+                      "vertex ids in 1..5003, found '5004'");
+}
+
 TEST(CgnsErrors, WriterRefusesWhatCgnsCannotName) {
   mpp::Mesh m = tri_mesh();
   m.regions.push_back(mpp::Region{std::string(40, 'r'), mpp::RegionKind::point, -1, -1, i64({0}, {1})});

@@ -8,6 +8,8 @@
 // Spec: https://cgns.github.io/CGNS_docs_current/sids/index.html (SIDS) and
 // https://cgns.github.io/CGNS_docs_current/filemap/ (HDF5 mapping).
 #include <algorithm>
+#include <atomic>
+#include <numeric>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +28,7 @@
 #include "core/io/hdf5.hpp"
 #ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/file.hpp"
+#include "core/parallel.hpp"
 #endif
 
 namespace meshioplusplus::cgns {
@@ -68,7 +71,7 @@ const Section* find_section(const std::vector<Section>& sections, std::int64_t i
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : ctx_{"cgns", path, false} {}
+  Reader(const std::string& path, unsigned threads) : ctx_{"cgns", path, false}, threads_(threads) {}
 
   Mesh read() {
     h5::Session session;
@@ -95,9 +98,9 @@ class Reader {
         if (zone.label != "Zone_t" && !(zone.label.empty() && unlabeled_)) continue;
         Mesh part = read_zone(zone, cell_dim, phys_dim);
         const std::string region = bases.size() > 1 ? base.name + "/" + zone.name : zone.name;
-        std::vector<std::int64_t> all(part.num_cells());
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
-        part.regions.push_back(Region{region, RegionKind::cell, cell_dim, static_cast<int>(parts.size() + 1), NDArray::from_vector(all)});
+        NDArray all = NDArray::uninit(DType::int64, {part.num_cells()});
+        std::iota(all.data<std::int64_t>(), all.data<std::int64_t>() + all.size(), std::int64_t{0});
+        part.regions.push_back(Region{region, RegionKind::cell, cell_dim, static_cast<int>(parts.size() + 1), std::move(all)});
         parts.push_back(std::move(part));
       }
     }
@@ -378,29 +381,39 @@ class Reader {
       const bool in_place = raw.dtype() == DType::int64 && k->vtk_from_cgns.empty();
       NDArray out = in_place ? raw.reshaped({m, npe}) : NDArray::uninit(DType::int64, {m, npe});
       std::int64_t* o = out.data<std::int64_t>();
-      bool bad = false;  // checked once after the loop: one branch-free pass over the ids
+      // Checked once after the pass: each range keeps the largest 0-based id as unsigned
+      // (an id below 1 wraps to a huge value); ranges of elements on several threads.
+      std::vector<std::uint64_t> tops(16, 0);
+      std::atomic<std::size_t> next_range{0};
       visit_dtype(raw.dtype(), [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_integral_v<T>) {
           const T* in = raw.data<T>();
-          if (k->vtk_from_cgns.empty()) {
-            for (std::size_t i = 0; i < len; ++i) {
-              const auto v = static_cast<std::int64_t>(in[i]);
-              bad |= v < 1 || v > nvertex;
-              o[i] = v - 1;
-            }
-          } else {
-            for (std::size_t i = 0; i < m; ++i)
-              for (std::size_t j = 0; j < npe; ++j) {
-                const auto v = static_cast<std::int64_t>(in[i * npe + static_cast<std::size_t>(k->vtk_from_cgns[j])]);
-                bad |= v < 1 || v > nvertex;
-                o[i * npe + j] = v - 1;
+          parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
+            std::uint64_t top = 0;
+            if (k->vtk_from_cgns.empty()) {
+              for (std::size_t i = r0 * npe; i < r1 * npe; ++i) {
+                const std::uint64_t v = static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])) - 1;
+                top = std::max(top, v);
+                o[i] = static_cast<std::int64_t>(v);
               }
-          }
+            } else {
+              for (std::size_t i = r0; i < r1; ++i)
+                for (std::size_t j = 0; j < npe; ++j) {
+                  const std::uint64_t v =
+                      static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i * npe + static_cast<std::size_t>(k->vtk_from_cgns[j])])) - 1;
+                  top = std::max(top, v);
+                  o[i * npe + j] = static_cast<std::int64_t>(v);
+                }
+            }
+            tops[next_range.fetch_add(1)] = top;
+          });
         }
       });
+      const bool bad = nvertex < 0 || *std::max_element(tops.begin(), tops.end()) >= static_cast<std::uint64_t>(nvertex);
       if (bad)
-        for (std::size_t i = 0; i < out.size(); ++i) vertex(o[i] + 1, nvertex, *conn_node);  // names the first bad id
+        for (std::size_t i = 0; i < out.size(); ++i)  // names the first bad id
+          vertex(static_cast<std::int64_t>(static_cast<std::uint64_t>(o[i]) + 1), nvertex, *conn_node);
       s.blocks.push_back(CellBlock::rectangular(std::string(k->meshio), std::move(out)));
       return s;
     }
@@ -726,6 +739,7 @@ class Reader {
   hid_t file_ = -1;
   std::size_t file_bytes_ = 0;
   bool unlabeled_ = false;
+  unsigned threads_ = 1;
 };
 
 }  // namespace
@@ -733,9 +747,10 @@ class Reader {
 
 Mesh read_cgns(const std::string& path, const Options& options) {
   OptionReader opts(options, "cgns");
+  const unsigned threads = opts.threads();
   opts.finish();
 #ifdef MESHIOPP_HAVE_HDF5
-  return Reader(path).read();
+  return Reader(path, threads).read();
 #else
   throw read_error("cgns", path, io::hdf5::kMissing);
 #endif
