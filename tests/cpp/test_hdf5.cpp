@@ -134,10 +134,13 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
   const std::string path = tmp_path("hdf5_hdf5_chunks.h5");
   std::vector<std::int32_t> values(53 * 7);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i * 31 % 1009) - 500;
+  // Chunks of 3 columns (the last one is cut to 1 column of a 3-wide chunk) and of one
+  // column (MOAB's layout: a strided copy per chunk).
+  for (const hsize_t width : {3, 1})
   for (bool shuffle : {false, true}) {
     {
       h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-      const hsize_t dims[2] = {53, 7}, chunk[2] = {10, 3};
+      const hsize_t dims[2] = {53, 7}, chunk[2] = {10, width};
       h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
       h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
       ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
@@ -152,7 +155,27 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
     h5::Handle file = h5::open_file(ctx);
     const NDArray v = h5::read_dataset(ctx, file.get(), "v", file_size(path));
     EXPECT_EQ(v.shape(), (NDArray::Shape{53, 7}));
-    EXPECT_EQ(testsupport::ints_of(v), std::vector<std::int64_t>(values.begin(), values.end())) << shuffle;
+    EXPECT_EQ(testsupport::ints_of(v), std::vector<std::int64_t>(values.begin(), values.end())) << shuffle << " " << width;
+  }
+  // float64 in one-column chunks: the 8-byte strided copy.
+  {
+    std::vector<double> reals(41 * 4);
+    for (std::size_t i = 0; i < reals.size(); ++i) reals[i] = 0.5 * static_cast<double>(i) - 3.0;
+    {
+      h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+      const hsize_t dims[2] = {41, 4}, chunk[2] = {9, 1};
+      h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+      h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+      ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
+      ASSERT_GE(H5Pset_deflate(dcpl.get(), 4), 0);
+      h5::Handle ds(H5Dcreate2(file.get(), "r", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
+      ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, reals.data()), 0);
+    }
+    const h5::Context ctx{"test", path, false};
+    h5::Handle file = h5::open_file(ctx);
+    const NDArray r = h5::read_dataset(ctx, file.get(), "r", file_size(path));
+    ASSERT_EQ(r.shape(), (NDArray::Shape{41, 4}));
+    EXPECT_EQ(std::vector<double>(r.data<const double>(), r.data<const double>() + r.size()), reals);
   }
   // Only the first rows written: the chunks never written hold HDF5's fill value (0), which
   // HDF5's own read supplies.

@@ -606,6 +606,21 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
       hsize_t extent[kMaxRank], pos[kMaxRank] = {};
       for (int d = 0; d < rank; ++d) extent[d] = std::min<hsize_t>(chunk[d], dims[d] - at[d]);
       const std::size_t run = static_cast<std::size_t>(extent[rank - 1]) * element;
+      if (rank == 2 && extent[1] == 1 && (element == 4 || element == 8)) {
+        // A column chunk (MOAB's (n, 1) chunks of an (n, k) table): a strided copy of
+        // values, not a memcpy call per value.
+        const std::size_t rows = static_cast<std::size_t>(extent[0]), stride = static_cast<std::size_t>(dims[1]),
+                          chunk_stride = static_cast<std::size_t>(chunk[1]);  // an edge chunk keeps its full width
+        const std::size_t first = static_cast<std::size_t>(at[0] * dims[1] + at[1]);
+        auto strided = [&](auto tag) {
+          using U = decltype(tag);
+          U* dst = reinterpret_cast<U*>(o) + first;  // out is aligned for its dtype, element == its size
+          const unsigned char* from = plain.data();
+          for (std::size_t r = 0; r < rows; ++r) std::memcpy(dst + r * stride, from + r * chunk_stride * sizeof(U), sizeof(U));
+        };
+        element == 8 ? strided(std::uint64_t{}) : strided(std::uint32_t{});
+        return;
+      }
       for (;;) {
         std::uint64_t from = 0, to = 0;
         for (int d = 0; d < rank; ++d) {

@@ -150,14 +150,19 @@ class Reader {
     if (ids.dtype() != DType::int64) ids = ids.as_dtype(DType::int64);  // uint64 past int64 turns negative: refused below
     auto* v = ids.data<std::int64_t>();
     const std::size_t k = shape[1];
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      const std::int64_t id = v[i];
-      if (id < node_start || static_cast<std::uint64_t>(id - node_start) >= num_nodes)
-        fail("dataset " + conn + ", element " + std::to_string(i / k) + ": node id " + std::to_string(id) +
-             " is no node (the nodes are ids " + std::to_string(node_start) + ".." +
-             std::to_string(node_start + static_cast<std::int64_t>(num_nodes)) + " exclusive)");
-      v[i] = id - node_start;
-    }
+    // One branch-free pass (the largest id - node_start as unsigned: an id below the first
+    // node wraps to a huge value), then a second pass naming the first bad id if any.
+    const std::size_t n = ids.size();
+    const std::uint64_t start = static_cast<std::uint64_t>(node_start);
+    std::uint64_t top = 0;
+    for (std::size_t i = 0; i < n; ++i) top = std::max(top, static_cast<std::uint64_t>(v[i]) - start);
+    if (n && top >= num_nodes)
+      for (std::size_t i = 0; i < n; ++i)
+        if (static_cast<std::uint64_t>(v[i]) - start >= num_nodes)
+          fail("dataset " + conn + ", element " + std::to_string(i / k) + ": node id " + std::to_string(v[i]) +
+               " is no node (the nodes are ids " + std::to_string(node_start) + ".." +
+               std::to_string(node_start + static_cast<std::int64_t>(num_nodes)) + " exclusive)");
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(v[i]) - start);
     g.name = name;
     g.start_id = start_id(file, conn, shape[0]).value_or(0);
     g.block = CellBlock::rectangular(std::string(type->meshio), std::move(ids));

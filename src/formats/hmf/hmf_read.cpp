@@ -115,8 +115,11 @@ class Reader {
     if (is_float(conn.dtype())) fail("dataset " + path + ": " + expected_found("integer point indices", "floats"));
     if (conn.dtype() != DType::int64) conn = conn.as_dtype(DType::int64);  // uint64 past int64 turns negative: refused below
     const std::int64_t* v = conn.data<const std::int64_t>();
-    for (std::size_t i = 0; i < conn.size(); ++i)
-      if (v[i] < 0 || static_cast<std::uint64_t>(v[i]) >= num_points)
+    const std::size_t n = conn.size();
+    std::uint64_t top = 0;  // one branch-free pass: a negative index is a huge unsigned one
+    for (std::size_t i = 0; i < n; ++i) top = std::max(top, static_cast<std::uint64_t>(v[i]));
+    for (std::size_t i = 0; n && top >= num_points && i < n; ++i)
+      if (static_cast<std::uint64_t>(v[i]) >= num_points)
         fail("dataset " + path + ", cell " + std::to_string(i / conn.dim(1)) + ": point index " + std::to_string(v[i]) +
              " out of range (" + std::to_string(num_points) + " points)");
     return CellBlock::rectangular(std::string(topology->meshio), std::move(conn));
