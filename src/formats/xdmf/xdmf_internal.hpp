@@ -4,6 +4,8 @@
 // (topology type codes of mixed topologies: XdmfTopologyType.cpp of the XDMF library).
 #pragma once
 
+#include <optional>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -101,8 +103,12 @@ class HeavyData {
   HeavyData(const HeavyData&) = delete;
   HeavyData& operator=(const HeavyData&) = delete;
 
-  // Creates the side files (after the options are checked).
-  void open();
+  // Creates the side files (after the options are checked). With the heavy data's size
+  // known (`expected_bytes`: one mesh), the .h5 is built in memory (io::hdf5::FileInMemory)
+  // and copied to its AtomicFile at commit(), so HDF5 never writes to a disk that can fail
+  // it (HDF5 1.10 crashes at exit on a file whose close failed); a time series, whose size
+  // grows step by step, lets HDF5 write the .h5's temporary file itself.
+  void open(std::optional<std::size_t> expected_bytes = std::nullopt);
   // <DataItem ...>...</DataItem> of `array` (its Dimensions are the array's shape).
   void data_item(io::TextWriter& w, const NDArray& array, std::string_view indent);
   void commit();

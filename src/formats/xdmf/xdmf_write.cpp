@@ -24,7 +24,9 @@ struct HeavyData::Files {
   std::vector<std::unique_ptr<io::AtomicFile>> binaries;
 #ifdef MESHIOPP_HAVE_HDF5
   std::unique_ptr<io::AtomicFile> h5_target;
-  io::hdf5::Handle h5;
+  std::unique_ptr<io::hdf5::FileInMemory> h5_memory;  // one mesh: the .h5 built in memory
+  io::hdf5::Handle h5;                                 // a time series: HDF5 writes the temporary file
+  hid_t h5_file() const { return h5_memory ? h5_memory->get() : h5.get(); }
 #endif
 };
 
@@ -45,16 +47,20 @@ HeavyData::HeavyData(const std::string& xdmf_path, OptionReader& opts, const std
 HeavyData::~HeavyData() {
 #ifdef MESHIOPP_HAVE_HDF5
   io::hdf5::Session session;
+  files_->h5_memory.reset();
   files_->h5.reset();
 #endif
 }
 
-void HeavyData::open() {
+void HeavyData::open(std::optional<std::size_t> expected_bytes) {
   if (format_ != "HDF") return;
 #ifdef MESHIOPP_HAVE_HDF5
   const std::string target = stem_ + ".h5";
   files_->h5_target = std::make_unique<io::AtomicFile>(target, "xdmf");
-  files_->h5 = io::hdf5::create_file({"xdmf", target, true}, files_->h5_target->temp_path());
+  if (expected_bytes)
+    files_->h5_memory = std::make_unique<io::hdf5::FileInMemory>(io::hdf5::Context{"xdmf", target, true}, *expected_bytes);
+  else
+    files_->h5 = io::hdf5::create_file({"xdmf", target, true}, files_->h5_target->temp_path());
 #else
   throw write_error("xdmf", xdmf_path_, kNoHdf5);
 #endif
@@ -81,7 +87,7 @@ void HeavyData::data_item(io::TextWriter& w, const NDArray& array, std::string_v
   } else {
 #ifdef MESHIOPP_HAVE_HDF5
     const std::string name = "data" + std::to_string(counter_++);
-    io::hdf5::write_dataset({"xdmf", stem_ + ".h5", true}, files_->h5.get(), name, array, {gzip_level_, false, 1 << 20});
+    io::hdf5::write_dataset({"xdmf", stem_ + ".h5", true}, files_->h5_file(), name, array, {gzip_level_, false, 1 << 20});
     w.str(io::xml_escape(base_name(stem_ + ".h5"))).str(":/").str(name);
 #endif
   }
@@ -92,8 +98,12 @@ void HeavyData::commit() {
 #ifdef MESHIOPP_HAVE_HDF5
   if (files_->h5_target) {
     io::hdf5::Session session;
-    if (files_->h5 && H5Fflush(files_->h5.get(), H5F_SCOPE_GLOBAL) < 0)
+    if (files_->h5_memory) {
+      files_->h5_memory->write_to(*files_->h5_target);
+      files_->h5_memory.reset();
+    } else if (files_->h5 && H5Fflush(files_->h5.get(), H5F_SCOPE_GLOBAL) < 0) {
       io::hdf5::fail({"xdmf", stem_ + ".h5", true}, "cannot flush the HDF5 file");
+    }
     files_->h5.reset();
     files_->h5_target->commit();
   }
@@ -222,7 +232,11 @@ void write_xdmf(const std::string& path, const Mesh& mesh, const Options& option
   HeavyData heavy(path, opts);
   opts.finish();
   io::AtomicFile file(path, "xdmf");
+#ifdef MESHIOPP_HAVE_HDF5
+  heavy.open(io::hdf5::array_bytes(mesh));
+#else
   heavy.open();
+#endif
   io::TextWriter w(file);
   w.str("<?xml version=\"1.0\"?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n    <Grid Name=\"Grid\">\n");
   std::vector<std::size_t> written;
