@@ -189,29 +189,38 @@ TEST(Cgns, LargeSectionsReadTheSameOnAnyThreadCountAndTheFirstBadIdIsNamed) {
   for (std::size_t i = 0; i < m * 4; ++i) conn.data<std::int64_t>()[i] = static_cast<std::int64_t>((i * 7919) % n);
   mesh.cells.push_back(mpp::CellBlock::rectangular("tetra", conn));
   const std::string path = tmp_path("cgns_large.cgns");
-  mpp::write(path, mesh, "cgns", {{"base_name", "B"}, {"zone_name", "Z"}});
-  for (const char* threads : {"1", "2", "3", "8"}) {
-    const mpp::Mesh got = mpp::read(path, "cgns", {{"threads", threads}});
-    ASSERT_EQ(got.cells.size(), 1u) << threads;
-    EXPECT_EQ(compare_arrays("tetra", conn, got.cells[0].connectivity), "") << threads << " threads";
+  // gzip (the default): the section is read whole; uncompressed: a piece at a time.
+  for (const char* compression : {"gzip", "None"}) {
+    mpp::write(path, mesh, "cgns", {{"base_name", "B"}, {"zone_name", "Z"}, {"compression", compression}});
+    for (const char* threads : {"1", "2", "3", "8"}) {
+      const mpp::Mesh got = mpp::read(path, "cgns", {{"threads", threads}});
+      ASSERT_EQ(got.cells.size(), 1u) << threads;
+      EXPECT_EQ(compare_arrays("tetra", conn, got.cells[0].connectivity), "") << threads << " threads, " << compression;
+    }
   }
-  // ids 0 (element 150000) and n + 1 (element 80000) in the file: the error names the one
-  // met first in the file, on every thread count.
+  // ids 0 (element 150000) and n + 1 (element 80000) in the file, I4, stored whole and
+  // gzip-chunked: the error names the one met first in the file, on every thread count.
   const std::string bad = tmp_path("cgns_large_bad.cgns");
-  spit(bad, slurp(path));
-  {
-    const h5::Context ctx{"test", bad, true};
-    h5::Session session;
-    h5::Handle f(H5Fopen(bad.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
-    std::vector<std::int32_t> ids(m * 4);
-    for (std::size_t i = 0; i < m * 4; ++i) ids[i] = static_cast<std::int32_t>((i * 7919) % n + 1);
-    ids[150000 * 4 + 3] = 0;
-    ids[80000 * 4 + 1] = static_cast<std::int32_t>(n + 1);
-    replace(f.get(), ctx, "/B/Z/GridElements/ElementConnectivity", mpp::NDArray::from_vector(ids));
+  for (const bool compressed : {false, true}) {
+    spit(bad, slurp(path));
+    {
+      const h5::Context ctx{"test", bad, true};
+      h5::Session session;
+      h5::Handle f(H5Fopen(bad.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+      std::vector<std::int32_t> ids(m * 4);
+      for (std::size_t i = 0; i < m * 4; ++i) ids[i] = static_cast<std::int32_t>((i * 7919) % n + 1);
+      ids[150000 * 4 + 3] = 0;
+      ids[80000 * 4 + 1] = static_cast<std::int32_t>(n + 1);
+      const std::string node = "/B/Z/GridElements/ElementConnectivity";
+      H5Ldelete(f.get(), (node + "/ data").c_str(), H5P_DEFAULT);
+      h5::Handle g = h5::open_group(ctx, f.get(), node);
+      h5::write_dataset(ctx, g.get(), " data", mpp::NDArray::from_vector(ids),
+                        compressed ? h5::DatasetOptions{4, false, 1 << 16} : h5::DatasetOptions{});
+    }
+    for (const char* threads : {"1", "2", "8"})
+      expect_read_error(read_outcome(bad, "cgns", {{"threads", threads}}), "node /B/Z/GridElements/ElementConnectivity",
+                        "vertex ids in 1..5003, found '5004'");
   }
-  for (const char* threads : {"1", "2", "8"})
-    expect_read_error(read_outcome(bad, "cgns", {{"threads", threads}}), "node /B/Z/GridElements/ElementConnectivity",
-                      "vertex ids in 1..5003, found '5004'");
 }
 
 TEST(CgnsErrors, WriterRefusesWhatCgnsCannotName) {

@@ -52,11 +52,12 @@ void edit_file(const std::string& path, const std::function<void(hid_t file, con
 }
 
 // Dataset `path` replaced by `values`, with attribute NBR = `nbr` when not negative.
-void replace_dataset(hid_t file, const h5::Context& ctx, const std::string& path, const NDArray& values, std::int64_t nbr = -1) {
+void replace_dataset(hid_t file, const h5::Context& ctx, const std::string& path, const NDArray& values, std::int64_t nbr = -1,
+                     const h5::DatasetOptions& options = {}) {
   ASSERT_GE(H5Ldelete(file, path.c_str(), H5P_DEFAULT), 0) << path;
   const std::size_t slash = path.rfind('/');
   h5::Handle parent = h5::open_group(ctx, file, path.substr(0, slash));
-  h5::write_dataset(ctx, parent.get(), path.substr(slash + 1), values);
+  h5::write_dataset(ctx, parent.get(), path.substr(slash + 1), values, options);
   if (nbr < 0) return;
   h5::Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
   h5::write_attribute(ctx, ds.get(), "NBR", NDArray::from_vector<std::int64_t>({nbr}));
@@ -144,24 +145,44 @@ TEST(Med, LargeArraysRoundTripThroughTheColumnMajorLayout) {
       EXPECT_EQ(compare_arrays(want.type, want.connectivity, it->connectivity), "") << threads << " threads";
     }
   }
-  // Node numbers out of range in two far-apart tetrahedra: the error names the lower cell
-  // whichever thread meets which first.
-  const std::string bad = tmp_path("med_large_bad.med");
-  spit(bad, slurp(path));
-  edit_file(bad, [&](hid_t f, const h5::Context& c) {
-    const NDArray& tetra = mesh.cells[1].connectivity;
-    NDArray conn = NDArray::uninit(DType::int64, tetra.shape());
-    std::copy(tetra.data<const std::int64_t>(), tetra.data<const std::int64_t>() + tetra.size(), conn.data<std::int64_t>());
-    conn.data<std::int64_t>()[4 * 130000 + 2] = static_cast<std::int64_t>(n) + 5;  // 1-based n + 6
-    conn.data<std::int64_t>()[4 * 70000 + 1] = -1;                               // 1-based 0
-    NDArray columns = NDArray::uninit(DType::int64, {conn.size()});
-    const std::size_t m = conn.dim(0);
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t j = 0; j < 4; ++j) columns.data<std::int64_t>()[j * m + i] = conn.data<std::int64_t>()[i * 4 + j] + 1;
-    replace_dataset(f, c, kStep + "/MAI/TE4/NOD", columns, static_cast<std::int64_t>(m));
-  });
-  for (const char* threads : {"1", "2", "8"})
-    expect_read_error(read_outcome(bad, "med", {{"threads", threads}}), kStep + "/MAI/TE4/NOD, cell 70000: node 0 out of range");
+  // The tetrahedra's NOD rewritten as int32 (HDF5 widens each piece) and as gzip-chunked
+  // int64 (read whole, then transposed), with and without node numbers out of range in two
+  // far-apart tetrahedra: the same cells, or an error naming the lower bad cell whichever
+  // thread meets which first.
+  const NDArray& tetra = mesh.cells[1].connectivity;
+  const std::size_t m = tetra.dim(0);
+  for (const bool compressed : {false, true})
+    for (const bool broken : {false, true}) {
+      const std::string copy = tmp_path("med_large_copy.med");
+      spit(copy, slurp(path));
+      edit_file(copy, [&](hid_t f, const h5::Context& c) {
+        NDArray columns = NDArray::uninit(compressed ? DType::int64 : DType::int32, {tetra.size()});
+        visit_dtype(columns.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < 4; ++j)
+              columns.data<T>()[j * m + i] = static_cast<T>(tetra.data<const std::int64_t>()[i * 4 + j] + 1);
+          if (broken) {
+            columns.data<T>()[2 * m + 130000] = static_cast<T>(n + 6);
+            columns.data<T>()[1 * m + 70000] = 0;
+          }
+        });
+        replace_dataset(f, c, kStep + "/MAI/TE4/NOD", columns, static_cast<std::int64_t>(m),
+                        compressed ? h5::DatasetOptions{4, true, 1 << 16} : h5::DatasetOptions{});
+      });
+      for (const char* threads : {"1", "2", "8"}) {
+        const std::string why = std::string(threads) + " threads, compressed " + (compressed ? "yes" : "no");
+        if (broken) {
+          expect_read_error(read_outcome(copy, "med", {{"threads", threads}}),
+                            kStep + "/MAI/TE4/NOD, cell 70000: node 0 out of range");
+          continue;
+        }
+        const mpp::Mesh got = mpp::read(copy, "med", {{"threads", threads}});
+        const auto it = std::find_if(got.cells.begin(), got.cells.end(), [](const mpp::CellBlock& b) { return b.type == "tetra"; });
+        ASSERT_NE(it, got.cells.end()) << why;
+        EXPECT_EQ(compare_arrays("tetra", tetra, it->connectivity), "") << why;
+      }
+    }
 }
 
 TEST(Med, WritesAreDeterministicAndMeshNameIsAnOption) {

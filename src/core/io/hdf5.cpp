@@ -649,6 +649,35 @@ NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std
   return out;
 }
 
+DatasetPieces::DatasetPieces(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes)
+    : ctx_(ctx), path_(path) {
+  Checked c = open_checked(ctx, loc, path, file_bytes);
+  dtype_ = c.dtype;
+  size_ = 1;
+  for (std::size_t d : c.shape) size_ *= d;
+  Handle dcpl(H5Dget_create_plist(c.dataset.get()), H5Pclose);
+  Handle space(H5Dget_space(c.dataset.get()), H5Sclose);
+  pieces_ = dcpl && space && H5Pget_nfilters(dcpl.get()) == 0 && H5Sget_simple_extent_type(space.get()) == H5S_SIMPLE &&
+            H5Sget_simple_extent_ndims(space.get()) == 1;
+  dataset_ = std::move(c.dataset);
+}
+
+DatasetPieces::~DatasetPieces() = default;
+
+void DatasetPieces::read(std::uint64_t first, std::uint64_t count, DType as, void* out) const {
+  if (!pieces_) throw std::logic_error("DatasetPieces::read: " + path_ + " is not read in pieces");
+  if (first > size_ || count > size_ - first)
+    fail(ctx_, "dataset " + path_ + ": values [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                   ") asked, it has " + std::to_string(size_));
+  if (count == 0) return;
+  const hsize_t start = first, n = count;
+  Handle file(H5Dget_space(dataset_.get()), H5Sclose);
+  Handle memory(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  if (!file || !memory || H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, &start, nullptr, &n, nullptr) < 0 ||
+      H5Dread(dataset_.get(), native_type(as), memory.get(), file.get(), H5P_DEFAULT, out) < 0)
+    fail(ctx_, "cannot read dataset " + path_);
+}
+
 NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes) {
   Session session;
   Checked c = open_checked(ctx, loc, path, file_bytes, /*array_members=*/true);

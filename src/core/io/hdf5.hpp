@@ -177,6 +177,32 @@ NDArray read_dataset(const Context& ctx, hid_t loc, const std::string& path, std
 // collective MPI-IO one: every rank then calls, also with count 0).
 NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::uint64_t first, std::uint64_t count,
                   std::size_t file_bytes, hid_t transfer = H5P_DEFAULT);
+// A one-dimensional, unfiltered dataset opened and checked once (read_dataset's checks),
+// then read a piece at a time: values [first, first + count) straight into the caller's
+// memory as `as` (HDF5 converts). For readers that convert each piece while it is still in
+// cache, with no intermediate array of the whole dataset. `pieces()` is false for any
+// other dataset (a compressed one would inflate its chunks again for every piece): read it
+// with read_dataset() then. The caller holds a Session for the object's whole life; read()
+// may be called from other threads one at a time (the caller serializes them).
+class DatasetPieces {
+ public:
+  DatasetPieces(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
+  ~DatasetPieces();
+  DatasetPieces(const DatasetPieces&) = delete;
+  DatasetPieces& operator=(const DatasetPieces&) = delete;
+  bool pieces() const { return pieces_; }
+  DType dtype() const { return dtype_; }
+  std::uint64_t size() const { return size_; }
+  void read(std::uint64_t first, std::uint64_t count, DType as, void* out) const;
+
+ private:
+  Context ctx_;
+  std::string path_;
+  Handle dataset_;
+  DType dtype_ = DType::float64;
+  std::uint64_t size_ = 0;
+  bool pieces_ = false;
+};
 // read_dataset(), and a dataset whose type is an HDF5 array of integers or floats (MOAB's
 // multi-value tags) gives the dataspace's shape followed by the array's dimensions.
 NDArray read_array_dataset(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);

@@ -9,6 +9,7 @@
 // https://cgns.github.io/CGNS_docs_current/filemap/ (HDF5 mapping).
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <numeric>
 #include <cmath>
 #include <cstring>
@@ -29,6 +30,7 @@
 #ifdef MESHIOPP_HAVE_HDF5
 #include "core/io/file.hpp"
 #include "core/parallel.hpp"
+#include "core/uninit_vector.hpp"
 #endif
 
 namespace meshioplusplus::cgns {
@@ -331,15 +333,19 @@ class Reader {
     const std::optional<Node> range = child(n, "ElementRange");
     const std::optional<Node> conn_node = child(n, "ElementConnectivity");
     if (!conn_node) fail(n.path, "no ElementConnectivity");
-    // Fixed types convert the file's ids (I4 or I8) straight into the block; the counted
-    // layouts (MIXED, NGON_n, NFACE_n) walk an int64 copy.
-    NDArray raw = required(*conn_node);
-    if (raw.dtype() == DType::float32 || raw.dtype() == DType::float64)
-      fail(conn_node->path, expected_found("integer data (I4 or I8)", std::string(dtype_name(raw.dtype()))));
-    const std::size_t len = raw.size();
-    NDArray conn;
+    // Fixed types convert the file's ids (I4 or I8) into the block a piece at a time (or,
+    // from a compressed dataset, from the whole of it); the counted layouts (MIXED, NGON_n,
+    // NFACE_n) walk an int64 copy.
+    const std::string conn_path = conn_node->path + "/ data";
+    if (!h5::exists(file_, conn_path)) fail(conn_node->path, "no data (expected a \" data\" dataset)");
+    const h5::DatasetPieces pieces(ctx_, file_, conn_path, file_bytes_);
+    if (pieces.dtype() == DType::float32 || pieces.dtype() == DType::float64)
+      fail(conn_node->path, expected_found("integer data (I4 or I8)", std::string(dtype_name(pieces.dtype()))));
+    const std::size_t len = static_cast<std::size_t>(pieces.size());
+    NDArray raw, conn;
     const std::int64_t* c = nullptr;
     auto as_int64 = [&]() {
+      raw = required(*conn_node);
       conn = raw.dtype() == DType::int64 ? raw : raw.as_dtype(DType::int64);
       c = conn.data<std::int64_t>();
     };
@@ -377,6 +383,11 @@ class Reader {
       if (len != m * npe)
         fail(conn_node->path, expected_found(std::to_string(m) + " x " + std::to_string(npe) + " node ids (" + std::string(k->cgns_name) + ")",
                                              std::to_string(len)));
+      if (pieces.pieces()) {
+        s.blocks.push_back(CellBlock::rectangular(std::string(k->meshio), fixed_in_pieces(pieces, *k, m, nvertex, *conn_node)));
+        return s;
+      }
+      raw = required(*conn_node);
       // int64 ids in CGNS's own node order become the block where they lie (shifted in place).
       const bool in_place = raw.dtype() == DType::int64 && k->vtk_from_cgns.empty();
       NDArray out = in_place ? raw.reshaped({m, npe}) : NDArray::uninit(DType::int64, {m, npe});
@@ -451,6 +462,47 @@ class Reader {
       return s;
     }
     fail(n.path, "element type " + element_type_name(s.type) + " is not read");
+  }
+
+  // A fixed-type section's ids, 1-based in CGNS's node order, as the 0-based block in VTK's:
+  // pieces of elements read as int64 straight into the block (in place when no reordering)
+  // and converted while they are in cache, the pieces of one range per thread (HDF5 calls
+  // one at a time). A bad id is named as vertex() names it.
+  NDArray fixed_in_pieces(const h5::DatasetPieces& pieces, const ElementKind& k, std::size_t m, std::int64_t nvertex,
+                          const Node& conn_node) const {
+    constexpr std::size_t kPieceElements = std::size_t{1} << 15;
+    const std::size_t npe = static_cast<std::size_t>(k.nodes);
+    NDArray out = NDArray::uninit(DType::int64, {m, npe});
+    std::int64_t* o = out.data<std::int64_t>();
+    const bool reorder = !k.vtk_from_cgns.empty();
+    std::vector<std::uint64_t> tops(16, 0);
+    std::atomic<std::size_t> next_range{0};
+    std::mutex hdf5_calls;
+    parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
+      UninitVector<std::int64_t> scratch(reorder ? std::min(kPieceElements, r1 - r0) * npe : 0);
+      std::uint64_t top = 0;
+      for (std::size_t p0 = r0; p0 < r1; p0 += kPieceElements) {
+        const std::size_t count = std::min(kPieceElements, r1 - p0);
+        std::int64_t* piece = o + p0 * npe;
+        {
+          std::lock_guard<std::mutex> lock(hdf5_calls);
+          pieces.read(p0 * npe, count * npe, DType::int64, reorder ? scratch.data() : piece);
+        }
+        const std::int64_t* in = reorder ? scratch.data() : piece;
+        for (std::size_t i = 0; i < count; ++i)
+          for (std::size_t j = 0; j < npe; ++j) {
+            const std::size_t from = reorder ? static_cast<std::size_t>(k.vtk_from_cgns[j]) : j;
+            const std::uint64_t v = static_cast<std::uint64_t>(in[i * npe + from]) - 1;
+            top = std::max(top, v);
+            piece[i * npe + j] = static_cast<std::int64_t>(v);
+          }
+      }
+      tops[next_range.fetch_add(1)] = top;
+    });
+    if (nvertex < 0 || *std::max_element(tops.begin(), tops.end()) >= static_cast<std::uint64_t>(nvertex))
+      for (std::size_t i = 0; i < out.size(); ++i)  // names the first bad id
+        vertex(static_cast<std::int64_t>(static_cast<std::uint64_t>(o[i]) + 1), nvertex, conn_node);
+    return out;
   }
 
   void read_mixed(Section& s, const Node& conn_node, const std::int64_t* c, std::size_t len, std::size_t m,

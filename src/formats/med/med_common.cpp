@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 #include <type_traits>
@@ -15,6 +16,7 @@
 #include "formats/med/med_internal.hpp"
 #include "meshioplusplus/errors.hpp"
 #include "core/parallel.hpp"
+#include "core/uninit_vector.hpp"
 
 namespace meshioplusplus::med {
 
@@ -135,6 +137,18 @@ NDArray from_columns(const NDArray& flat, std::size_t rows, std::size_t a, std::
   return out;
 }
 
+namespace {
+// The first of `n` 0-based indices (as unsigned) outside [0, num_points), if the ranges'
+// largest (`tops`) says there is one.
+std::optional<std::size_t> first_bad(const std::int64_t* nodes, std::size_t n, std::size_t num_points,
+                                     const std::vector<std::uint64_t>& tops) {
+  if (*std::max_element(tops.begin(), tops.end()) < num_points) return std::nullopt;
+  for (std::size_t i = 0; i < n; ++i)
+    if (static_cast<std::uint64_t>(nodes[i]) >= num_points) return i;
+  return std::nullopt;
+}
+}  // namespace
+
 NodeRows node_rows_from_columns(const NDArray& flat, std::size_t m, std::size_t k, std::size_t num_points,
                                 unsigned threads) {
   NodeRows r{NDArray::uninit(DType::int64, {m, k}), std::nullopt};
@@ -152,15 +166,36 @@ NodeRows node_rows_from_columns(const NDArray& flat, std::size_t m, std::size_t 
       throw std::logic_error("node_rows_from_columns: integer input expected");
     }
   });
-  if (*std::max_element(tops.begin(), tops.end()) >= num_points) {
-    for (std::size_t i = 0; i < m * k; ++i)
-      if (static_cast<std::uint64_t>(out[i]) >= num_points) {
-        r.first_bad = i;
-        break;
-      }
-  }
+  r.first_bad = first_bad(out, m * k, num_points, tops);
   return r;
 }
+
+#ifdef MESHIOPP_HAVE_HDF5
+NodeRows node_rows_in_pieces(const io::hdf5::DatasetPieces& data, std::size_t m, std::size_t k, std::size_t num_points,
+                             unsigned threads) {
+  constexpr std::size_t kPieceRows = std::size_t{1} << 15;  // k columns of it (<= 2.5 MB for k = 10) stay in cache
+  NodeRows r{NDArray::uninit(DType::int64, {m, k}), std::nullopt};
+  std::int64_t* out = r.nodes.data<std::int64_t>();
+  std::vector<std::uint64_t> tops(16, 0);
+  std::atomic<std::size_t> range{0};
+  std::mutex hdf5_calls;  // one thread in HDF5 at a time; the others transpose meanwhile
+  parallel_ranges(m, threads, [&](std::size_t r0, std::size_t r1) {
+    UninitVector<std::int64_t> columns(std::min(kPieceRows, r1 - r0) * k);
+    std::uint64_t top = 0;
+    for (std::size_t p0 = r0; p0 < r1; p0 += kPieceRows) {
+      const std::size_t rows = std::min(kPieceRows, r1 - p0);
+      {
+        std::lock_guard<std::mutex> lock(hdf5_calls);
+        for (std::size_t j = 0; j < k; ++j) data.read(j * m + p0, rows, DType::int64, columns.data() + j * rows);
+      }
+      top = std::max(top, transpose_rows_any<true>(out + p0 * k, columns.data(), rows, k, /*shift=*/1, 0, rows));
+    }
+    tops[range.fetch_add(1)] = top;
+  });
+  r.first_bad = first_bad(out, m * k, num_points, tops);
+  return r;
+}
+#endif
 
 NDArray to_columns(const NDArray& rows_array, std::size_t a, std::size_t b, DType dtype, std::int64_t shift) {
   const std::size_t rows = rows_array.dim(0);

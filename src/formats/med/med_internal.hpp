@@ -60,6 +60,12 @@ struct NodeRows {
   std::optional<std::size_t> first_bad;
 };
 NodeRows node_rows_from_columns(const NDArray& flat, std::size_t m, std::size_t k, std::size_t num_points, unsigned threads);
+#ifdef MESHIOPP_HAVE_HDF5
+// The same from the dataset itself, read a piece of rows at a time (no array of the whole
+// dataset beside the result): for datasets io::hdf5::DatasetPieces reads in pieces.
+NodeRows node_rows_in_pieces(const io::hdf5::DatasetPieces& data, std::size_t m, std::size_t k, std::size_t num_points,
+                             unsigned threads);
+#endif
 
 #ifdef MESHIOPP_HAVE_HDF5
 // A family's group names: dataset `path` of (n,) arrays of 80 chars (NUL-padded), as

@@ -186,13 +186,23 @@ class Reader {
       const std::string nod = mai + "/" + med_type + "/NOD";
       const auto k = static_cast<std::size_t>(cell_type(*type).num_nodes);
       const std::size_t m = count_attr(nod, "NBR", bound());
-      const NDArray flat = values(nod, std::uint64_t(m) * k, true);
-      NodeRows rows = node_rows_from_columns(flat, m, k, static_cast<std::size_t>(num_points), options_.threads);
-      if (rows.first_bad) {
+      const h5::DatasetPieces data(ctx_, file_.get(), nod, file_bytes_);
+      NodeRows rows;
+      if (data.pieces()) {
+        if (data.size() != std::uint64_t(m) * k)
+          fail("dataset " + nod + ": " + expected_found(std::to_string(std::uint64_t(m) * k) + " values", std::to_string(data.size())));
+        if (data.dtype() == DType::float32 || data.dtype() == DType::float64)
+          fail("dataset " + nod + ": " + expected_found("integers", "floats"));
+        rows = node_rows_in_pieces(data, m, k, static_cast<std::size_t>(num_points), options_.threads);
+      } else {
+        rows = node_rows_from_columns(values(nod, std::uint64_t(m) * k, true), m, k, static_cast<std::size_t>(num_points),
+                                      options_.threads);
+      }
+      if (rows.first_bad) {  // the node number as the file holds it: the stored index + 1, wrapping back
         const std::size_t i = *rows.first_bad;
-        fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " +
-             std::to_string(flat.value_as_int64((i % k) * m + i / k)) +
-             " out of range (1.." + std::to_string(num_points) + ")");
+        const auto number = static_cast<std::int64_t>(static_cast<std::uint64_t>(rows.nodes.data<const std::int64_t>()[i]) + 1);
+        fail("dataset " + nod + ", cell " + std::to_string(i / k) + ": node " + std::to_string(number) + " out of range (1.." +
+             std::to_string(num_points) + ")");
       }
       NDArray conn = std::move(rows.nodes);
       const std::string fam = mai + "/" + med_type + "/FAM";
