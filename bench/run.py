@@ -1230,13 +1230,15 @@ def markdown(results: dict, stem: str) -> str:
         "(above 1: meshio++ is faster; blank: X lacks the case). read / copy = meshio++'s read / copying the file's bytes into",
         "fresh memory; write / floor = meshio++'s write / writing the same bytes with one write call (fresh file, fdatasync,",
         "rename" + ("" if SYNC else "; --no-sync: meshio++ writes with sync=False and the floor has no fdatasync/fsync") + "). peak/arrays = peak memory growth of a read in a fresh process / bytes of the arrays returned: RSS, and",
-        "in parentheses anonymous memory only (the file's page-cache pages excluded).",
+        "in parentheses anonymous memory only (the file's page-cache pages excluded). HDF5 reads: (h5py x) = meshio++'s read /",
+        "h5py reading every dataset of the file into numpy (issue 17's floor).",
         "",
         "| mesh | op | case | MB | reps | meshio++ s | meshio s | VTK s | gmsh s | meshio/us | VTK/us | gmsh/us | MB/s | read/copy, write/floor | peak/arrays (anon) | meshio peak/arrays (anon) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         floor = f"{r['ours'] / r['copy']:.2f}" if "copy" in r else f"{r['ours'] / r['floor']:.2f}" if "floor" in r else ""
+        floor += f" (h5py {r['ours_vs_h5py']:.2f})" if "ours_vs_h5py" in r else ""
         mem = f"{r['rss_ours']:.2f} ({r['anon_ours']:.2f})" if "rss_ours" in r else ""
         peer_mem = f"{r['rss_meshio']:.2f} ({r['anon_meshio']:.2f})" if "rss_meshio" in r else ""
         lines.append(f"| {r['mesh']} | {r['op']} | {r['case']} | {r['mb']:.1f} | {r['reps']} | {r['ours']:.4f} | "
