@@ -392,8 +392,8 @@ class Reader {
       const bool in_place = raw.dtype() == DType::int64 && k->vtk_from_cgns.empty();
       NDArray out = in_place ? raw.reshaped({m, npe}) : NDArray::uninit(DType::int64, {m, npe});
       std::int64_t* o = out.data<std::int64_t>();
-      // Checked once after the pass: each range keeps the largest 0-based id as unsigned
-      // (an id below 1 wraps to a huge value); ranges of elements on several threads.
+      // Checked once after the pass: each range keeps the largest 0-based id as unsigned;
+      // ranges of elements on several threads.
       std::vector<std::uint64_t> tops(16, 0);
       std::atomic<std::size_t> next_range{0};
       visit_dtype(raw.dtype(), [&](auto tag) {
@@ -401,30 +401,11 @@ class Reader {
         if constexpr (std::is_integral_v<T>) {
           const T* in = raw.data<T>();
           parallel_ranges(m, threads_, [&](std::size_t r0, std::size_t r1) {
-            std::uint64_t top = 0;
-            if (k->vtk_from_cgns.empty()) {
-              for (std::size_t i = r0 * npe; i < r1 * npe; ++i) {
-                const std::uint64_t v = static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i])) - 1;
-                top = std::max(top, v);
-                o[i] = static_cast<std::int64_t>(v);
-              }
-            } else {
-              for (std::size_t i = r0; i < r1; ++i)
-                for (std::size_t j = 0; j < npe; ++j) {
-                  const std::uint64_t v =
-                      static_cast<std::uint64_t>(static_cast<std::int64_t>(in[i * npe + static_cast<std::size_t>(k->vtk_from_cgns[j])])) - 1;
-                  top = std::max(top, v);
-                  o[i * npe + j] = static_cast<std::int64_t>(v);
-                }
-            }
-            tops[next_range.fetch_add(1)] = top;
+            tops[next_range.fetch_add(1)] = ids_to_block(in + r0 * npe, o + r0 * npe, r1 - r0, npe, k->vtk_from_cgns);
           });
         }
       });
-      const bool bad = nvertex < 0 || *std::max_element(tops.begin(), tops.end()) >= static_cast<std::uint64_t>(nvertex);
-      if (bad)
-        for (std::size_t i = 0; i < out.size(); ++i)  // names the first bad id
-          vertex(static_cast<std::int64_t>(static_cast<std::uint64_t>(o[i]) + 1), nvertex, *conn_node);
+      check_ids(out, tops, nvertex, *conn_node);
       s.blocks.push_back(CellBlock::rectangular(std::string(k->meshio), std::move(out)));
       return s;
     }
@@ -488,21 +469,42 @@ class Reader {
           std::lock_guard<std::mutex> lock(hdf5_calls);
           pieces.read(p0 * npe, count * npe, DType::int64, reorder ? scratch.data() : piece);
         }
-        const std::int64_t* in = reorder ? scratch.data() : piece;
-        for (std::size_t i = 0; i < count; ++i)
-          for (std::size_t j = 0; j < npe; ++j) {
-            const std::size_t from = reorder ? static_cast<std::size_t>(k.vtk_from_cgns[j]) : j;
-            const std::uint64_t v = static_cast<std::uint64_t>(in[i * npe + from]) - 1;
-            top = std::max(top, v);
-            piece[i * npe + j] = static_cast<std::int64_t>(v);
-          }
+        top = std::max(top, ids_to_block(reorder ? scratch.data() : piece, piece, count, npe, k.vtk_from_cgns));
       }
       tops[next_range.fetch_add(1)] = top;
     });
-    if (nvertex < 0 || *std::max_element(tops.begin(), tops.end()) >= static_cast<std::uint64_t>(nvertex))
-      for (std::size_t i = 0; i < out.size(); ++i)  // names the first bad id
-        vertex(static_cast<std::int64_t>(static_cast<std::uint64_t>(o[i]) + 1), nvertex, conn_node);
+    check_ids(out, tops, nvertex, conn_node);
     return out;
+  }
+
+  // `count` elements of `npe` 1-based ids in CGNS's node order (`order`: VTK's node i is the
+  // file's order[i]; empty: the same) as 0-based ids in VTK's order; `in` may be `out` when
+  // the order is the same. Returns the largest 0-based id as unsigned (an id below 1 wraps
+  // to a huge value), for check_ids.
+  template <class I>
+  static std::uint64_t ids_to_block(const I* in, std::int64_t* out, std::size_t count, std::size_t npe,
+                                    const std::vector<int>& order) {
+    std::uint64_t top = 0;
+    auto put = [&](std::size_t at, I id) {
+      const std::uint64_t v = static_cast<std::uint64_t>(static_cast<std::int64_t>(id)) - 1;
+      top = std::max(top, v);
+      out[at] = static_cast<std::int64_t>(v);
+    };
+    if (order.empty()) {
+      for (std::size_t i = 0; i < count * npe; ++i) put(i, in[i]);
+    } else {
+      for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = 0; j < npe; ++j) put(i * npe + j, in[i * npe + static_cast<std::size_t>(order[j])]);
+    }
+    return top;
+  }
+
+  // After ids_to_block on every range: a ReadError naming the first id outside 1..nvertex.
+  void check_ids(const NDArray& block, const std::vector<std::uint64_t>& tops, std::int64_t nvertex, const Node& conn_node) const {
+    if (nvertex >= 0 && *std::max_element(tops.begin(), tops.end()) < static_cast<std::uint64_t>(nvertex)) return;
+    const std::int64_t* o = block.data<const std::int64_t>();
+    for (std::size_t i = 0; i < block.size(); ++i)
+      vertex(static_cast<std::int64_t>(static_cast<std::uint64_t>(o[i]) + 1), nvertex, conn_node);
   }
 
   void read_mixed(Section& s, const Node& conn_node, const std::int64_t* c, std::size_t len, std::size_t m,
