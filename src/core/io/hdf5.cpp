@@ -666,6 +666,9 @@ DatasetPieces::~DatasetPieces() = default;
 
 void DatasetPieces::read(std::uint64_t first, std::uint64_t count, DType as, void* out) const {
   if (!pieces_) throw std::logic_error("DatasetPieces::read: " + path_ + " is not read in pieces");
+  // A worker thread has no Session of its own (the caller's holds the library lock); in a
+  // thread-safe HDF5 build (Debian's) the error printing is per thread: off here too.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (first > size_ || count > size_ - first)
     fail(ctx_, "dataset " + path_ + ": values [" + std::to_string(first) + ", " + std::to_string(first + count) +
                    ") asked, it has " + std::to_string(size_));

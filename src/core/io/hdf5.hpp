@@ -183,7 +183,8 @@ NDArray read_rows(const Context& ctx, hid_t loc, const std::string& path, std::u
 // cache, with no intermediate array of the whole dataset. `pieces()` is false for any
 // other dataset (a compressed one would inflate its chunks again for every piece): read it
 // with read_dataset() then. The caller holds a Session for the object's whole life; read()
-// may be called from other threads one at a time (the caller serializes them).
+// may be called from other threads one at a time (the caller serializes them), and turns
+// HDF5's error printing off on the thread it runs on.
 class DatasetPieces {
  public:
   DatasetPieces(const Context& ctx, hid_t loc, const std::string& path, std::size_t file_bytes);
