@@ -827,7 +827,12 @@ done.set(); t.join()
 peak = status("VmHWM")
 arrays = [mesh.points] + [np.asarray(c.data) for c in mesh.cells]
 arrays += list(mesh.point_data.values()) + [a for v in mesh.cell_data.values() for a in v]
-nbytes = sum(a.nbytes for a in arrays)
+# the sets are arrays returned too: meshio's point and cell sets, meshio++'s regions
+if lib == "meshio":
+    arrays += list(mesh.point_sets.values()) + [a for v in mesh.cell_sets.values() for a in v if a is not None]
+else:
+    arrays += [r.entries for r in mesh.regions]
+nbytes = sum(np.asarray(a).nbytes for a in arrays)
 print(peak - rss0, peak_anon[0] - anon0, nbytes)
 """
 

@@ -149,6 +149,33 @@ def test_time_series_meshio_writes_we_read(tmp_path, monkeypatch, data_format):
     assert len(m.points) == 4 and m.cells[0].type == "triangle"
 
 
+@pytest.mark.parametrize("data_format", FORMATS)
+def test_time_series_sync_false_writes_the_same_files(tmp_path, data_format):
+    """sync=False (as every write) skips the flush to the device and changes no byte."""
+    for folder, kw in (("synced", {}), ("unsynced", {"sync": False})):
+        (tmp_path / folder).mkdir()
+        with mio.xdmf.TimeSeriesWriter(tmp_path / folder / "ts.xdmf", data_format=data_format, **kw) as w:
+            w.write_points_cells(POINTS, CELLS)
+            for t, pd, cd in steps():
+                w.write_data(t, point_data=pd, cell_data=cd)
+
+    def files(folder):
+        return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+    synced, unsynced = files(tmp_path / "synced"), files(tmp_path / "unsynced")
+    assert "ts.xdmf" in unsynced and not [n for n in unsynced if ".meshioplusplus-" in n]
+    if data_format != "HDF":  # an HDF5 file holds its creation time: compare what it holds
+        assert unsynced == synced
+    else:
+        assert sorted(unsynced) == sorted(synced) == ["ts.h5", "ts.xdmf"]
+        assert unsynced["ts.xdmf"] == synced["ts.xdmf"]
+    check_series(mio.xdmf.TimeSeriesReader, tmp_path / "unsynced" / "ts.xdmf")
+    with pytest.raises(mio.WriteError, match="option 'sync'"):
+        with mio.xdmf.TimeSeriesWriter(tmp_path / "bad.xdmf", data_format=data_format, sync="sometimes"):
+            pass
+    assert not (tmp_path / "bad.xdmf").exists()
+
+
 def test_time_series_api_errors(tmp_path):
     with pytest.raises(mio.WriteError, match="Unknown XDMF data format"):
         mio.xdmf.TimeSeriesWriter(tmp_path / "a.xdmf", data_format="CSV")
@@ -171,6 +198,9 @@ def test_xdmf2_and_dolfin_mixed_layout_fixture():
         ("triangle", [[0, 1, 2]]), ("line", [[2, 3]]), ("polygon", [[0, 1, 2, 3, 4]]), ("vertex", [[4]])]
     np.testing.assert_array_equal(m.points[:, 0], [0, 1, 1, 0, 0.5])
     np.testing.assert_array_equal(m.cell_data["k"][2], [3])
+    # The blocks were compacted in place in the Mixed stream: back to back in one buffer.
+    starts = [b.data.ctypes.data for b in m.cells]
+    assert starts == [starts[0] + sum(b.data.nbytes for b in m.cells[:i]) for i in range(len(m.cells))]
 
 
 def test_binary_heavy_data_big_endian_with_seek():

@@ -31,6 +31,7 @@
 #include <map>
 #include <vector>
 
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "formats/su2/su2_internal.hpp"
@@ -40,11 +41,17 @@ namespace meshioplusplus::su2 {
 
 namespace {
 
+// A section's rows: the type of each (its index in kTypes) and their nodes, flat, in file
+// order. A section of one type (the usual NELEM) hands its nodes over as its block (see
+// build()), so they are gathered where GrowableBuffer can hand them over uncopied.
 struct Section {
   std::array<std::size_t, kTypes.size()> per_type{};  // rows of each type of kTypes
-  std::vector<const ElementType*> types;
-  std::vector<std::int64_t> nodes;  // flat, in file order
-  std::size_t at = 0;                // byte offset of the keyword line
+  std::vector<std::uint8_t> types;
+  GrowableBuffer nodes;  // int64
+  std::size_t at = 0;    // byte offset of the keyword line
+
+  std::size_t num_nodes() const { return nodes.size() / sizeof(std::int64_t); }
+  const std::int64_t* node_data() const { return nodes.as<const std::int64_t>(); }
 };
 
 struct Marker {
@@ -164,7 +171,6 @@ class Reader {
     Section s;
     s.at = static_cast<std::size_t>(at - cur_.begin());
     s.types.reserve(n);
-    s.nodes.reserve(n * 4);
     const char* p = cur_.ptr();
     const char* end = cur_.end();
     std::uint64_t v = 0;
@@ -172,11 +178,10 @@ class Reader {
       if (!io::parse_uint(p, end, v)) cur_.fail_expected("an SU2 element type", p);
       const ElementType* t = type_by_id(v);
       if (!t) cur_.fail_at("element type " + std::to_string(v) + ": expected 3, 5, 9, 10, 12, 13 or 14", p - 1);
-      s.types.push_back(t);
-      ++s.per_type[static_cast<std::size_t>(t - kTypes.data())];
-      const std::size_t at_node = s.nodes.size();
-      s.nodes.resize(at_node + static_cast<std::size_t>(t->nodes));
-      std::int64_t* out = s.nodes.data() + at_node;
+      const auto ti = static_cast<std::size_t>(t - kTypes.data());
+      s.types.push_back(static_cast<std::uint8_t>(ti));
+      ++s.per_type[ti];
+      auto* out = reinterpret_cast<std::int64_t*>(s.nodes.extend(static_cast<std::size_t>(t->nodes) * sizeof(std::int64_t)));
       for (int k = 0; k < t->nodes; ++k) {
         if (!io::parse_uint(p, end, v)) cur_.fail_expected("a node index", p);
         out[k] = static_cast<std::int64_t>(v);
@@ -217,9 +222,10 @@ class Reader {
 
   void check_range(const Zone& z, const Section& s) const {
     const std::size_t n = z.have_points ? z.points.dim(0) : 0;
-    for (std::size_t i = 0; i < s.nodes.size(); ++i)
-      if (static_cast<std::uint64_t>(s.nodes[i]) >= n)
-        cur_.fail_at("node index " + std::to_string(s.nodes[i]) + " is outside 0.." + std::to_string(n == 0 ? 0 : n - 1) +
+    const std::int64_t* node = s.node_data();
+    for (std::size_t i = 0; i < s.num_nodes(); ++i)
+      if (static_cast<std::uint64_t>(node[i]) >= n)
+        cur_.fail_at("node index " + std::to_string(node[i]) + " is outside 0.." + std::to_string(n == 0 ? 0 : n - 1) +
                          " (the zone has " + std::to_string(n) + " points)",
                      cur_.begin() + s.at);
   }
@@ -260,12 +266,16 @@ class Reader {
       for (const auto& mk : z->markers) check_range(*z, mk.elems);
       total_points += z->points.dim(0);
     }
-    m.points = NDArray::uninit(DType::float64, {total_points, dim});
+    if (several) {
+      m.points = NDArray::uninit(DType::float64, {total_points, dim});
+    } else {
+      m.points = std::move(chosen.front()->points);  // one zone: its points are the mesh's
+    }
     std::vector<NDArray> tags;
     std::int64_t point_base = 0, cell_base = 0;
     for (Zone* z : chosen) {
-      const std::size_t np = z->points.dim(0);
-      if (np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
+      const std::size_t np = several ? z->points.dim(0) : total_points;
+      if (several && np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
       // meshio's blocks: per section one per type in type-id order, then the boundary
       // blocks merged into one per type at the first one's place.
       std::vector<Block> blocks;
@@ -294,27 +304,41 @@ class Reader {
       std::int64_t base = cell_base;
       for (const auto& b : blocks) {
         const std::size_t k = static_cast<std::size_t>(b.type->nodes);
-        NDArray conn = NDArray::uninit(DType::int64, {b.rows, k});
+        const auto ti = static_cast<std::size_t>(b.type - kTypes.data());
+        NDArray conn;
+        Section& sole = b.parts.front() < 0 ? z->volume : z->markers[static_cast<std::size_t>(b.parts.front())].elems;
+        if (b.parts.size() == 1 && sole.types.size() == b.rows) {
+          // The section is this block: its nodes become the connectivity, uncopied.
+          conn = sole.nodes.take(DType::int64, {b.rows, k});
+          std::vector<std::uint8_t>().swap(sole.types);
+          if (point_base != 0)
+            for (std::int64_t* c = conn.data<std::int64_t>(), *e = c + b.rows * k; c != e; ++c) *c += point_base;
+        } else {
+          conn = NDArray::uninit(DType::int64, {b.rows, k});
+          std::int64_t* out = conn.data<std::int64_t>();
+          for (int part : b.parts) {
+            const Section& sec = section(part);
+            const std::int64_t* node = sec.node_data();
+            for (const std::uint8_t et : sec.types) {
+              if (et == ti)
+                for (std::size_t j = 0; j < k; ++j) *out++ = node[j] + point_base;
+              node += kTypes[et].nodes;
+            }
+          }
+        }
         NDArray tag = NDArray::uninit(DType::int32, {b.rows});
-        std::int64_t* c = conn.data<std::int64_t>();
+        const std::int64_t* c = conn.data<const std::int64_t>();
         std::int32_t* tg = tag.data<std::int32_t>();
         std::size_t row = 0;
         for (int part : b.parts) {
-          const Section& sec = section(part);
           const std::int32_t tag_id = part < 0 ? 0 : z->markers[static_cast<std::size_t>(part)].tag_id;
-          std::size_t pos = 0;
-          for (const ElementType* et : sec.types) {
-            if (et == b.type) {
-              std::int64_t* out = c + row * k;
-              for (std::size_t j = 0; j < k; ++j) out[j] = sec.nodes[pos + j] + point_base;
-              tg[row] = tag_id;
-              if (part >= 0) {
-                for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
-                elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(row), part));
-              }
-              ++row;
+          for (const std::size_t end = row + section(part).per_type[ti]; row < end; ++row) {
+            tg[row] = tag_id;
+            if (part >= 0) {
+              const std::int64_t* out = c + row * k;
+              for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
+              elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(row), part));
             }
-            pos += static_cast<std::size_t>(et->nodes);
           }
         }
         conns.push_back(std::move(conn));

@@ -6,6 +6,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "core/array_parts.hpp"
 #include "core/io/section_reader.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "meshioplusplus/cell_types.hpp"
@@ -16,13 +17,6 @@ namespace meshioplusplus::vtk {
 namespace {
 
 std::string cell_label(std::size_t i) { return "cell " + std::to_string(i); }
-
-// Elements [first, first + product(shape)) of `a` as an array of `shape` sharing its bytes
-// (no copy), keeping `a`'s owner alive: one decoded buffer handed out as several arrays.
-NDArray part_of(const NDArray& a, std::size_t first, NDArray::Shape shape) {
-  std::shared_ptr<const void> owner = a.buffer() ? std::shared_ptr<const void>(a.buffer()) : a.keep_alive();
-  return NDArray::view(static_cast<char*>(a.raw()) + first * dtype_size(a.dtype()), a.dtype(), std::move(shape), std::move(owner));
-}
 
 }  // namespace
 
@@ -154,7 +148,7 @@ std::optional<BlocksOut> uniform_blocks(const NDArray& connectivity, std::size_t
       (rt.num_nodes < 0 && type != kPolygon))
     return std::nullopt;
   const auto kk = static_cast<std::size_t>(k);
-  NDArray block = part_of(connectivity, 0, {n, kk});
+  NDArray block = array_part(connectivity, 0, {n, kk});
   if (!rt.order.empty()) {  // permute each row in place, as blocks_from_flat does
     auto* dst = block.data<std::int64_t>();
     std::vector<std::int64_t> row(kk);
@@ -295,7 +289,7 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
       for (std::size_t i = 0; i <= m; ++i) po[i] = off[s + i] - first;
       NDArray indices;
       if (cells.owned) {
-        indices = part_of(cells.connectivity, static_cast<std::size_t>(first), {len});
+        indices = array_part(cells.connectivity, static_cast<std::size_t>(first), {len});
       } else {
         indices = NDArray::uninit(DType::int64, {len});
         std::memcpy(indices.raw(), conn + first, len * sizeof(std::int64_t));
@@ -305,7 +299,7 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
       const auto kk = static_cast<std::size_t>(k);
       NDArray block;
       if (cells.owned) {
-        block = part_of(cells.connectivity, static_cast<std::size_t>(first), {m, kk});
+        block = array_part(cells.connectivity, static_cast<std::size_t>(first), {m, kk});
         if (!order.empty()) {  // permute each row in place
           auto* dst = block.data<std::int64_t>();
           std::vector<std::int64_t> row(kk);
@@ -339,7 +333,7 @@ NDArray rows_of(const NDArray& a, std::size_t begin, std::size_t end) {
   NDArray::Shape shape = a.shape();
   shape[0] = end - begin;
   const std::size_t row = a.row_size();
-  if (a.owns_data() || a.keep_alive()) return part_of(a, begin * row, std::move(shape));
+  if (a.owns_data() || a.keep_alive()) return array_part(a, begin * row, std::move(shape));
   NDArray part = NDArray::uninit(a.dtype(), std::move(shape));
   if (part.nbytes()) std::memcpy(part.raw(), static_cast<const char*>(a.raw()) + begin * row * dtype_size(a.dtype()), part.nbytes());
   return part;

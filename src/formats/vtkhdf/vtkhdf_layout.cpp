@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/array_parts.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "formats/vtkhdf/vtkhdf_internal.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -140,9 +141,7 @@ vtk::FlatCells flat_cells(const Layout& layout, std::size_t first, std::size_t l
   }
   // One offsets row per partition was the last of the partition before: ncells + 1 remain.
   if (last - first > 1) {
-    const NDArray all = flat.offsets;
-    flat.offsets = NDArray::view(all.raw(), DType::int64, {ncells + 1},
-                                 all.buffer() ? std::shared_ptr<const void>(all.buffer()) : all.keep_alive());
+    flat.offsets = array_part(flat.offsets, 0, {ncells + 1});
   }
   return flat;
 }

@@ -8,8 +8,16 @@
 namespace meshioplusplus::xdmf {
 
 // --- writer --------------------------------------------------------------------------------
+namespace {
+Options without_sync(Options options) {
+  options.erase("sync");
+  return options;
+}
+}  // namespace
+
 struct TimeSeriesWriter::State {
   std::string path;
+  bool sync;  // the `sync` option: every file is made (and so committed) under it
   Options options;
   OptionReader opts;
   HeavyData heavy;  // reads its options first; the files come after finish()
@@ -18,8 +26,10 @@ struct TimeSeriesWriter::State {
   std::vector<std::size_t> written;
   bool has_mesh = false, in_collection = false, closed = false;
 
-  State(const std::string& p, const Options& o) : path(p), options(o), opts(options, "xdmf"), heavy(path, opts, "None") {
+  State(const std::string& p, const Options& o)
+      : path(p), sync(sync_option(o, "xdmf")), options(without_sync(o)), opts(options, "xdmf"), heavy(path, opts, "None") {
     opts.finish();
+    const io::SyncScope scope(sync);
     file = std::make_unique<io::AtomicFile>(path, "xdmf");
     writer = std::make_unique<io::TextWriter>(*file);
   }
@@ -27,6 +37,7 @@ struct TimeSeriesWriter::State {
 
 TimeSeriesWriter::TimeSeriesWriter(const std::string& path, const Options& options) {
   s_ = std::make_unique<State>(path, options);
+  const io::SyncScope scope(s_->sync);
   s_->heavy.open();
   s_->writer->str("<?xml version=\"1.0\"?>\n<Xdmf xmlns:xi=\"http://www.w3.org/2003/XInclude\" Version=\"3.0\">\n  <Domain>\n");
 }
@@ -36,6 +47,7 @@ TimeSeriesWriter::~TimeSeriesWriter() = default;
 void TimeSeriesWriter::write_points_cells(const NDArray& points, const std::vector<CellBlock>& cells) {
   if (s_->closed) throw write_error("xdmf", s_->path, "the time series is closed");
   if (s_->has_mesh) throw write_error("xdmf", s_->path, "the mesh of a time series is written once");
+  const io::SyncScope scope(s_->sync);
   s_->writer->str("    <Grid Name=\"mesh\" GridType=\"Uniform\">\n");
   xdmf::write_points_cells(*s_->writer, s_->heavy, points, cells, s_->written, "      ");
   s_->writer->str("    </Grid>\n");
@@ -46,6 +58,7 @@ void TimeSeriesWriter::write_data(double t, const std::map<std::string, NDArray>
                                   const std::map<std::string, std::vector<NDArray>>& cell_data) {
   if (s_->closed) throw write_error("xdmf", s_->path, "the time series is closed");
   if (!s_->has_mesh) throw write_error("xdmf", s_->path, "write_points_cells() must come before write_data()");
+  const io::SyncScope scope(s_->sync);
   io::TextWriter& w = *s_->writer;
   if (!s_->in_collection) {
     w.str("    <Grid Name=\"TimeSeries_meshio\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
@@ -60,6 +73,7 @@ void TimeSeriesWriter::write_data(double t, const std::map<std::string, NDArray>
 void TimeSeriesWriter::close() {
   if (s_->closed) return;
   s_->closed = true;
+  const io::SyncScope scope(s_->sync);
   io::TextWriter& w = *s_->writer;
   if (!s_->in_collection) w.str("    <Grid Name=\"TimeSeries_meshio\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   w.str("    </Grid>\n  </Domain>\n</Xdmf>\n");

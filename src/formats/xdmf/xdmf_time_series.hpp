@@ -18,7 +18,8 @@ namespace meshioplusplus::xdmf {
 
 class TimeSeriesWriter {
  public:
-  // Options: data_format ("HDF", "XML", "Binary"), compression, compression_opts. The files
+  // Options: data_format ("HDF", "XML", "Binary"), compression, compression_opts, and sync
+  // (as every write: "false" skips flushing the files to the device at close()). The files
   // appear at close(); until then an existing file at `path` is untouched.
   TimeSeriesWriter(const std::string& path, const Options& options);
   ~TimeSeriesWriter();  // without close(), nothing is written
