@@ -8,7 +8,9 @@
 // 0-based positions through a LabelMap in place, and hands the run's buffer over as the
 // block's connectivity (uncopied where GrowableBuffer can), so the labels and the blocks are
 // never both in memory and global cell numbers follow the file. Each row also keeps the byte
-// offset of its record, for the error that names an undefined label.
+// offset of its record, for the error that names an undefined label: as 4 bytes, its
+// distance from the row before (rows further apart than that, rare, are kept aside whole),
+// so the bookkeeping costs an eighth of a tetrahedron's connectivity, not a quarter.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/growable_buffer.hpp"
@@ -31,9 +34,40 @@ class CellCollector {
     std::size_t nodes = 0;
     std::size_t first = 0;  // global (file-order) index of the run's first row
     std::size_t count = 0;
-    GrowableBuffer labels;   // count * nodes int64 node labels
-    GrowableBuffer offsets;  // count std::size_t: byte offset of each row's record
+    GrowableBuffer labels;  // count * nodes int64 node labels
+    GrowableBuffer deltas;  // count uint32: each row's byte offset minus the previous row's
+                            // (the first row's: minus `base`, itself); kFar: see `far`
+    std::size_t base = 0, last = 0;  // byte offsets of the first and of the last row
+    std::vector<std::pair<std::size_t, std::size_t>> far;  // (row, offset) of kFar rows
+
+    // The byte offset of row `row` of the run's record (the error path: a walk over the run).
+    std::size_t offset(std::size_t row) const {
+      const auto* d = deltas.as<const std::uint32_t>();
+      std::size_t at = base;
+      auto next_far = far.begin();
+      for (std::size_t i = 0; i <= row; ++i) {
+        if (d[i] != kFar) {
+          at += d[i];
+          continue;
+        }
+        while (next_far->first != i) ++next_far;
+        at = next_far->second;
+      }
+      return at;
+    }
+    // Appends the offset of row `count` (the caller counts it).
+    void record(std::size_t at) {
+      if (count == 0) base = last = at;
+      if (at >= last && at - last < kFar) {
+        deltas.push(static_cast<std::uint32_t>(at - last));
+      } else {
+        deltas.push(kFar);
+        far.emplace_back(count, at);
+      }
+      last = at;
+    }
   };
+  static constexpr std::uint32_t kFar = 0xffffffffu;
   struct Block {
     std::string_view type;
     NDArray connectivity;  // (count, nodes) int64 positions
@@ -52,7 +86,7 @@ class CellCollector {
       runs_.back().first = rows_;
     }
     Run& r = runs_.back();
-    r.offsets.push(offset);
+    r.record(offset);
     ++r.count;
     ++rows_;
     return reinterpret_cast<std::int64_t*>(r.labels.extend(nodes * sizeof(std::int64_t)));
@@ -66,10 +100,18 @@ class CellCollector {
       if (!runs_.empty() && runs_.back().type == r.type && runs_.back().nodes == r.nodes) {
         Run& last = runs_.back();
         std::memcpy(last.labels.extend(r.labels.size()), r.labels.data(), r.labels.size());
-        std::memcpy(last.offsets.extend(r.offsets.size()), r.offsets.data(), r.offsets.size());
+        // r's first delta (0: from itself) becomes its distance from last's last row.
+        const std::size_t joined = last.count;
+        last.record(r.base);
+        if (r.count > 1)
+          std::memcpy(last.deltas.extend(r.deltas.size() - sizeof(std::uint32_t)), r.deltas.data() + sizeof(std::uint32_t),
+                      r.deltas.size() - sizeof(std::uint32_t));
+        for (const auto& [row, at] : r.far)
+          if (row > 0) last.far.emplace_back(joined + row, at);
+        last.last = r.last;
         last.count += r.count;
         r.labels.clear();
-        r.offsets.clear();
+        r.deltas.clear();
         continue;
       }
       r.first += rows_;
@@ -97,10 +139,11 @@ class CellCollector {
       const std::size_t n = r.count * r.nodes;
       for (std::size_t e = 0; e < n; ++e) {
         const std::int64_t pos = nodes.find(labels[e]);
-        if (pos < 0) missing(r.type, labels[e], r.offsets.as<const std::size_t>()[e / r.nodes]);
+        if (pos < 0) missing(r.type, labels[e], r.offset(e / r.nodes));
         labels[e] = pos;
       }
-      r.offsets.clear();
+      r.deltas.clear();
+      std::vector<std::pair<std::size_t, std::size_t>>().swap(r.far);
       out.push_back({r.type, r.labels.take(DType::int64, {r.count, r.nodes}), r.first, r.count});
     }
     return out;

@@ -12,9 +12,20 @@ LabelMap::BuildResult LabelMap::build(const std::int64_t* labels, std::size_t n)
   sorted_.clear();
   min_ = 0, max_ = -1;
   dense_ = true;
+  consecutive_ = false;
   if (n == 0) return out;
   min_ = max_ = labels[0];
-  for (std::size_t i = 1; i < n; ++i) min_ = std::min(min_, labels[i]), max_ = std::max(max_, labels[i]);
+  bool consecutive = true;
+  for (std::size_t i = 1; i < n; ++i) {
+    min_ = std::min(min_, labels[i]), max_ = std::max(max_, labels[i]);
+    // (unsigned: labels come from files, and no difference of two may overflow)
+    consecutive = consecutive && labels[i] > labels[i - 1] &&
+                  static_cast<std::uint64_t>(labels[i]) - static_cast<std::uint64_t>(labels[i - 1]) == 1;
+  }
+  if (consecutive) {  // no duplicates either
+    consecutive_ = true;
+    return out;
+  }
   // Dense when the table is at most a few times the label count (the common case: labels
   // 1..n, perhaps with gaps); unsigned arithmetic keeps the span well defined.
   const auto span = static_cast<std::uint64_t>(max_) - static_cast<std::uint64_t>(min_);
@@ -22,9 +33,9 @@ LabelMap::BuildResult LabelMap::build(const std::int64_t* labels, std::size_t n)
   if (dense_) {
     table_.assign(static_cast<std::size_t>(span) + 1, -1);
     for (std::size_t i = 0; i < n; ++i) {
-      std::int64_t& slot = table_[static_cast<std::size_t>(labels[i] - min_)];
-      if (slot >= 0 && out.duplicates++ == 0) out.first_duplicate = labels[i];
-      slot = static_cast<std::int64_t>(i);
+      std::int64_t& entry = table_[static_cast<std::size_t>(labels[i] - min_)];
+      if (entry >= 0 && out.duplicates++ == 0) out.first_duplicate = labels[i];
+      entry = static_cast<std::int64_t>(i);
     }
     return out;
   }
@@ -43,6 +54,17 @@ LabelMap::BuildResult LabelMap::build(const std::int64_t* labels, std::size_t n)
   }
   sorted_.resize(w);
   return out;
+}
+
+LabelMap::BuildResult LabelMap::build(LabelList& labels) {
+  if (!labels.consecutive() || labels.empty()) return build(labels.values());
+  table_.clear();
+  sorted_.clear();
+  dense_ = consecutive_ = true;
+  count_ = labels.size();
+  min_ = labels.first();
+  max_ = labels[labels.size() - 1];
+  return {};
 }
 
 std::size_t LabelMap::lower_bound(std::int64_t label) const {

@@ -5,6 +5,8 @@
 // built once per label space from the labels in definition order; dense label ranges use a
 // direct table (one load per lookup), sparse ones a sorted (label, position) array (binary
 // search), so memory stays proportional to the number of labels whatever their values.
+// Labels that count up by one from the first (1..n, the usual numbering) need no table at
+// all: a position is the label minus the first, so such a map costs no memory.
 // A label defined twice maps to its later definition; build() reports how many were.
 #pragma once
 
@@ -13,6 +15,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/label_list.hpp"
 
 namespace meshioplusplus {
 
@@ -26,12 +30,14 @@ class LabelMap {
   // Positions are 0..n-1 in the order of `labels`.
   BuildResult build(const std::int64_t* labels, std::size_t n);
   BuildResult build(const std::vector<std::int64_t>& labels) { return build(labels.data(), labels.size()); }
+  // A consecutive list is mapped without reading (or writing out) its labels.
+  BuildResult build(LabelList& labels);
 
   // The position of `label`, or -1 when it was not defined.
   std::int64_t find(std::int64_t label) const {
     if (dense_) {
       if (label < min_ || label > max_) return -1;
-      return table_[static_cast<std::size_t>(label - min_)];
+      return slot(label);
     }
     return find_sparse(label);
   }
@@ -47,7 +53,7 @@ class LabelMap {
       __int128 l = first;
       if (l < lo) l += ((lo - l + step - 1) / step) * step;
       for (; l <= hi; l += step) {
-        const std::int64_t p = table_[static_cast<std::size_t>(l - lo)];
+        const std::int64_t p = slot(static_cast<std::int64_t>(l));
         if (p >= 0) f(p);
       }
       return;
@@ -75,12 +81,19 @@ class LabelMap {
   }
 
   std::size_t size() const { return count_; }
+  // Bytes of the lookup structure (0 for consecutive labels).
+  std::size_t table_bytes() const { return table_.size() * sizeof(table_[0]) + sorted_.size() * sizeof(sorted_[0]); }
 
  private:
   std::int64_t find_sparse(std::int64_t label) const;
+  // Dense: the position of a label in [min_, max_] (-1: not defined).
+  std::int64_t slot(std::int64_t label) const {
+    return consecutive_ ? label - min_ : table_[static_cast<std::size_t>(label - min_)];
+  }
   std::size_t lower_bound(std::int64_t label) const;
 
   bool dense_ = true;
+  bool consecutive_ = false;  // dense, labels min_..max_ in order: no table
   std::int64_t min_ = 0, max_ = -1;
   std::size_t count_ = 0;
   std::vector<std::int64_t> table_;                             // dense: label - min -> position

@@ -73,6 +73,22 @@ TEST(CellCollector, MissingLabelNamesTypeLabelAndRowOffset) {
   EXPECT_EQ(first_missing(c, {1, 2}), "line 99 @42");
 }
 
+// Offsets are kept as 4-byte distances: rows more than 4 GB apart (a deck with a huge
+// comment between two elements), rows of a piece appended from another thread, and a
+// missing label in each of them still name their exact offset.
+TEST(CellCollector, MissingLabelOffsetsSurviveFarRowsAndAppendedPieces) {
+  const std::size_t far = std::size_t{1} << 33;
+  for (std::size_t bad = 0; bad < 6; ++bad) {
+    const std::size_t offsets[] = {5, 9, far + 1, far + 3, 2 * far, 2 * far + 8};
+    CellCollector first, second;
+    for (std::size_t row = 0; row < 6; ++row)
+      add(row < 3 ? first : second, "line", {1, row == bad ? 99 : 2}, offsets[row]);
+    first.append(std::move(second));
+    ASSERT_EQ(first.runs().size(), 1u);
+    EXPECT_EQ(first_missing(first, {1, 2}), "line 99 @" + std::to_string(offsets[bad])) << "row " << bad;
+  }
+}
+
 TEST(CellCollector, EmptyGivesNoBlocks) {
   CellCollector c;
   LabelMap nodes;

@@ -31,6 +31,32 @@ TEST(LabelMap, DenseLabelsInAnyOrder) {
   EXPECT_EQ(range_positions(m, 4, 100, 3), (std::vector<std::int64_t>{2, 3}));  // labels 4, 10
 }
 
+TEST(LabelMap, ConsecutiveLabelsNeedNoTable) {
+  LabelMap m;
+  m.build(std::vector<std::int64_t>{7, 8, 9, 10});
+  EXPECT_EQ(m.table_bytes(), 0u);
+  EXPECT_EQ(m.find(7), 0);
+  EXPECT_EQ(m.find(10), 3);
+  EXPECT_EQ(m.find(6), -1);
+  EXPECT_EQ(m.find(11), -1);
+  EXPECT_EQ(range_positions(m, 1, 9, 2), (std::vector<std::int64_t>{0, 2}));  // labels 7, 9
+  // At the ends of the label range, where a difference of two labels could overflow.
+  const std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  m.build(std::vector<std::int64_t>{hi - 1, hi});
+  EXPECT_EQ(m.table_bytes(), 0u);
+  EXPECT_EQ(m.find(hi), 1);
+  m.build(std::vector<std::int64_t>{hi, lo});  // not consecutive: sparse
+  EXPECT_GT(m.table_bytes(), 0u);
+  EXPECT_EQ(m.find(lo), 1);
+  EXPECT_EQ(m.find(hi), 0);
+  // A later build of other labels uses its own table, not the consecutive rule.
+  m.build(std::vector<std::int64_t>{1, 2, 3});
+  m.build(std::vector<std::int64_t>{3, 2, 1, 1});
+  EXPECT_GT(m.table_bytes(), 0u);
+  EXPECT_EQ(m.find(1), 3);
+  EXPECT_EQ(m.find(3), 0);
+}
+
 TEST(LabelMap, SparseLabelsUseBoundedMemoryAndStillFindEverything) {
   LabelMap m;
   const std::int64_t big = std::numeric_limits<std::int64_t>::max();

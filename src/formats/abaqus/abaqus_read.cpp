@@ -37,6 +37,7 @@
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/growable_buffer.hpp"
+#include "core/label_list.hpp"
 #include "core/label_map.hpp"
 #include "formats/abaqus/abaqus_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
@@ -64,7 +65,7 @@ struct Where {
 struct ElementBlock {
   std::string type;  // meshio name
   std::size_t k = 0;  // nodes per element
-  std::vector<std::int64_t> labels;
+  LabelList labels;
   GrowableBuffer nodes;  // int64 node labels, k per element; resolved in place, then the block
   Where where;
 };
@@ -106,7 +107,7 @@ using SetTable = std::pair<std::vector<SetDef>, std::map<std::string, std::size_
 struct Space {
   std::string name;    // part or instance name, "" at the top level
   std::string prefix;  // "inst." for instances
-  std::vector<std::int64_t> node_labels;
+  LabelList node_labels;
   std::vector<double> xyz;  // 3 per node
   int dim = 0;              // most coordinates given on any node line
   std::vector<ElementBlock> blocks;
@@ -668,15 +669,6 @@ class Reader {
       if (dn.duplicates)
         warn(Where{0, -1, -1}, std::to_string(dn.duplicates) + " node label(s) of " + (s->name.empty() ? "the model" : s->name) + " defined more than once (" +
                                    std::to_string(dn.first_duplicate) + " is one); elements and sets use the last definition");
-      std::vector<std::int64_t> labels;
-      std::size_t nlabels = 0;
-      for (const ElementBlock& b : s->blocks) nlabels += b.labels.size();
-      labels.reserve(nlabels);
-      for (const ElementBlock& b : s->blocks) labels.insert(labels.end(), b.labels.begin(), b.labels.end());
-      const auto de = s->elements.build(labels);
-      if (de.duplicates)
-        warn(Where{0, -1, -1}, std::to_string(de.duplicates) + " element label(s) of " + (s->name.empty() ? "the model" : s->name) + " defined more than once (" +
-                                   std::to_string(de.first_duplicate) + " is one); sets use the last definition");
       for (ElementBlock& b : s->blocks) {
         const std::size_t m = b.labels.size();
         std::int64_t* out = b.nodes.as<std::int64_t>();
@@ -696,6 +688,18 @@ class Reader {
         }
         mesh_.cells.push_back(CellBlock::rectangular(b.type, b.nodes.take(DType::int64, {m, b.k})));
       }
+      // The element labels, needed from here on only through the map (for the sets).
+      const auto de = [&] {
+        if (s->blocks.size() == 1) return s->elements.build(s->blocks.front().labels);
+        LabelList all;
+        for (const ElementBlock& b : s->blocks)
+          for (std::size_t i = 0; i < b.labels.size(); ++i) all.push_back(b.labels[i]);
+        return s->elements.build(all);
+      }();
+      for (ElementBlock& b : s->blocks) b.labels.clear();
+      if (de.duplicates)
+        warn(Where{0, -1, -1}, std::to_string(de.duplicates) + " element label(s) of " + (s->name.empty() ? "the model" : s->name) + " defined more than once (" +
+                                   std::to_string(de.first_duplicate) + " is one); sets use the last definition");
     }
     bases_ = block_bases(mesh_.cells);
     budget_ = 64 * (npoints + ncells) + (1u << 20);

@@ -354,6 +354,7 @@ class Reader {
       cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);
       mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
     }
+    std::vector<std::int64_t>().swap(props_);
     if (!cells_.empty()) mesh.cell_data["mdpa:property_id"] = std::move(props);
 
     LabelMap elements, conditions;
@@ -472,10 +473,12 @@ class Reader {
   io::Cursor cur_;
   LineCounter lines_;
 
-  std::vector<std::int64_t> node_ids_;
+  LabelList node_ids_;
   std::vector<double> xyz_;
   CellCollector cells_;
-  std::vector<std::int64_t> props_, elem_labels_, elem_rows_, cond_labels_, cond_rows_;
+  std::vector<std::int64_t> props_;
+  // Ids, and the global row of each element and condition: consecutive runs cost nothing.
+  LabelList elem_labels_, elem_rows_, cond_labels_, cond_rows_;
   std::vector<DataBlock> data_;
   std::vector<Part> parts_;
   std::unordered_map<std::string, Values> point_values_, cell_values_;

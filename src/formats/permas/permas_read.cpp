@@ -298,7 +298,7 @@ class Reader {
   io::Cursor cur_;
   LineCounter lines_;
 
-  std::vector<std::int64_t> node_ids_, elem_ids_;
+  LabelList node_ids_, elem_ids_;  // consecutive ids cost nothing (label_list.hpp)
   std::vector<double> xyz_;
   CellCollector cells_;
   std::vector<Set> sets_;
