@@ -31,6 +31,7 @@
 #include <unordered_map>
 
 #include "core/cell_collector.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
@@ -152,7 +153,7 @@ class Reader {
   void nodes(const char* opened) {
     while (row(opened, "Nodes")) {
       node_ids_.push_back(label("a node id"));
-      for (int k = 0; k < 3; ++k) xyz_.push_back(real("a coordinate"));
+      for (int k = 0; k < 3; ++k) xyz_.push(real("a coordinate"));
       end_of_row("node row (id x y z)");
     }
   }
@@ -339,7 +340,7 @@ class Reader {
   Mesh build() {
     Mesh mesh;
     const std::size_t n = node_ids_.size();
-    mesh.points = NDArray::from_vector(xyz_, {n, 3});
+    mesh.points = xyz_.take(DType::float64, {n, 3});  // uncopied where GrowableBuffer can
     LabelMap nodes;
     if (std::string note = duplicate_labels_note(nodes.build(node_ids_), "node", "elements"); !note.empty()) warnings_.push_back(note);
 
@@ -351,7 +352,7 @@ class Reader {
     for (auto& b : cells_.blocks(nodes, missing)) {
       props.push_back(NDArray::from_vector(std::vector<std::int64_t>(props_.begin() + static_cast<std::ptrdiff_t>(b.first),
                                                                      props_.begin() + static_cast<std::ptrdiff_t>(b.first + b.count))));
-      cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);
+      if (!parts_.empty()) cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);  // for the sets' dim
       mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
     }
     std::vector<std::int64_t>().swap(props_);
@@ -474,7 +475,7 @@ class Reader {
   LineCounter lines_;
 
   LabelList node_ids_;
-  std::vector<double> xyz_;
+  GrowableBuffer xyz_;  // 3 doubles per node
   CellCollector cells_;
   std::vector<std::int64_t> props_;
   // Ids, and the global row of each element and condition: consecutive runs cost nothing.

@@ -39,6 +39,7 @@
 #include <unordered_map>
 
 #include "core/cell_collector.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
@@ -298,7 +299,7 @@ class Reader {
     any_cp_ |= has_cp;
     cps_.push_back(cp);
     if (cp != 0 && first_cp_line_.find(cp) == first_cp_line_.end()) first_cp_line_.emplace(cp, card_line_);
-    for (std::size_t k = 0; k < 3; ++k) xyz_.push_back(real_field(2 + k, "coordinate"));
+    for (std::size_t k = 0; k < 3; ++k) xyz_.push(real_field(2 + k, "coordinate"));
   }
 
   void element(const ElementCard& ec) {
@@ -465,8 +466,9 @@ class Reader {
         ++unresolved[cp];
         continue;
       }
-      const auto b = to_basic(*frame, &xyz_[3 * i]);
-      std::memcpy(&xyz_[3 * i], b.data(), sizeof b);
+      double* x = xyz_.as<double>() + 3 * i;
+      const auto b = to_basic(*frame, x);
+      std::memcpy(x, b.data(), sizeof b);
       cps_[i] = 0;
     }
     std::vector<std::pair<std::int64_t, std::size_t>> left(unresolved.begin(), unresolved.end());
@@ -493,8 +495,7 @@ class Reader {
     Mesh mesh;
     apply_coordinate_systems();
     const std::size_t n = ids_.size();
-    mesh.points = NDArray::uninit(DType::float64, {n, 3});
-    if (n) std::memcpy(mesh.points.raw(), xyz_.data(), n * 3 * sizeof(double));
+    mesh.points = xyz_.take(DType::float64, {n, 3});  // uncopied where GrowableBuffer can
     if (any_cp_) mesh.point_data["nastran:ref"] = NDArray::from_vector(cps_);
 
     LabelMap map;
@@ -512,7 +513,8 @@ class Reader {
       mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
       if (any_pid_) {
         NDArray pid = NDArray::uninit(DType::int64, {b.count});
-        if (b.count) std::memcpy(pid.raw(), pids_.data() + b.first, b.count * sizeof(std::int64_t));
+        std::int64_t* out = pid.data<std::int64_t>();
+        for (std::size_t i = 0; i < b.count; ++i) out[i] = pids_[b.first + i];
         refs.push_back(std::move(pid));
       }
     }
@@ -543,14 +545,17 @@ class Reader {
   const ElementCard* last_card_ = nullptr;
 
   // GRIDs.
-  std::vector<std::int64_t> ids_, cps_;
-  std::vector<double> xyz_;
+  LabelList ids_;
+  std::vector<std::int64_t> cps_;
+  GrowableBuffer xyz_;  // 3 doubles per GRID
   bool any_cp_ = false;
   std::unordered_map<std::int64_t, std::size_t> first_cp_line_;
 
   // Elements.
   CellCollector elements_;
-  std::vector<std::int64_t> pids_;  // one per element, in file order
+  // One per element, in file order. A blank PID is the element's EID: a deck without PIDs
+  // (meshio writes none) holds consecutive ones, kept without memory (label_list.hpp).
+  LabelList pids_;
   bool any_pid_ = false;
 
   // Coordinate systems.

@@ -39,6 +39,7 @@
 #include "core/codec/zlib.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/label_map.hpp"
 #include "core/skip_log.hpp"
 #include "formats/permas/permas_internal.hpp"
@@ -197,7 +198,7 @@ class Reader {
     while (more()) {
       const std::int64_t id = label("a node id");
       node_ids_.push_back(id);
-      for (int k = 0; k < 3; ++k) xyz_.push_back(real("a coordinate"));
+      for (int k = 0; k < 3; ++k) xyz_.push(real("a coordinate"));
       if (members) members->push_back(id);
     }
   }
@@ -249,7 +250,7 @@ class Reader {
   Mesh build() {
     Mesh mesh;
     const std::size_t n = node_ids_.size();
-    mesh.points = NDArray::from_vector(xyz_, {n, 3});
+    mesh.points = xyz_.take(DType::float64, {n, 3});  // uncopied where GrowableBuffer can
     LabelMap nodes;
     std::vector<std::string> warnings;
     if (std::string note = duplicate_labels_note(nodes.build(node_ids_), "node", "elements"); !note.empty()) warnings.push_back(note);
@@ -258,7 +259,7 @@ class Reader {
     };
     std::vector<int> cell_dim;
     for (auto& b : cells_.blocks(nodes, missing)) {
-      cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);
+      if (!sets_.empty()) cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);  // for the sets' dim
       mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
     }
     LabelMap elements;
@@ -299,7 +300,7 @@ class Reader {
   LineCounter lines_;
 
   LabelList node_ids_, elem_ids_;  // consecutive ids cost nothing (label_list.hpp)
-  std::vector<double> xyz_;
+  GrowableBuffer xyz_;  // 3 doubles per node
   CellCollector cells_;
   std::vector<Set> sets_;
   std::unordered_map<std::string, std::size_t> set_index_;
