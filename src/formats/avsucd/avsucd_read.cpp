@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/cell_collector.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "core/label_map.hpp"
@@ -71,7 +72,7 @@ class Reader {
     return cur_.number<std::int64_t>(what);
   }
 
-  LabelMap build(const std::vector<std::int64_t>& labels, std::string_view what) {
+  LabelMap build(LabelList& labels, std::string_view what) {
     LabelMap map;
     const LabelMap::BuildResult r = map.build(labels);
     if (r.duplicates)
@@ -82,11 +83,11 @@ class Reader {
 
   LabelMap read_nodes(Mesh& m, std::size_t nn) {
     cur_.need(nn, 8, "nodes");  // "1 0 0 0\n"
-    std::vector<std::int64_t> labels(nn);
+    LabelList labels;  // consecutive ids (the usual 1..n) cost nothing
     m.points = NDArray::uninit(DType::float64, {nn, 3});
     double* p = m.points.data<double>();
     for (std::size_t i = 0; i < nn; ++i) {
-      labels[i] = label("a node id");
+      labels.push_back(label("a node id"));
       for (int k = 0; k < 3; ++k) {
         skip();
         p[3 * i + k] = cur_.number<double>("a node coordinate");
@@ -97,13 +98,14 @@ class Reader {
 
   LabelMap read_cells(Mesh& m, std::size_t nc, const LabelMap& nodes) {
     cur_.need(nc, 9, "cells");  // "1 0 pt 1\n"
-    std::vector<std::int64_t> labels(nc), material(nc);
+    LabelList labels;
+    GrowableBuffer material;  // int64 per cell, file order
     CellCollector collector;
     for (std::size_t i = 0; i < nc; ++i) {
       skip();
       const std::size_t offset = cur_.offset();
-      labels[i] = label("a cell id");
-      material[i] = label("a cell material number");
+      labels.push_back(label("a cell id"));
+      material.push(label("a cell material number"));
       skip();
       const char* at = cur_.ptr();
       const std::string_view name = cur_.token();
@@ -121,8 +123,12 @@ class Reader {
     for (CellCollector::Block& b : blocks) {
       m.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
       sizes_.push_back(b.count);
+      if (blocks.size() == 1) {  // the numbers are the block's, in order: handed over
+        mats.push_back(material.take(DType::int64, {b.count}));
+        break;
+      }
       NDArray a = NDArray::uninit(DType::int64, {b.count});
-      std::copy(material.begin() + b.first, material.begin() + b.first + b.count, a.data<std::int64_t>());
+      std::copy_n(material.as<const std::int64_t>() + b.first, b.count, a.data<std::int64_t>());
       mats.push_back(std::move(a));
     }
     m.cell_data[kMaterial] = std::move(mats);

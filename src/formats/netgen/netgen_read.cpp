@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/codec/zlib.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "formats/netgen/netgen_internal.hpp"
@@ -48,10 +49,12 @@ std::string_view text_of(const io::FileBytes& file, std::vector<char>& inflated,
 }
 
 // A run of cells of one type, as the file lists them: 1-based node numbers in Netgen's order.
+// build() turns the numbers into the block in place and hands both buffers over as arrays.
 struct Run {
   const ElementType* type;
-  std::vector<std::int64_t> nodes;
-  std::vector<std::int64_t> index;
+  std::size_t rows = 0;
+  GrowableBuffer nodes;  // int64, type->nodes per row
+  GrowableBuffer index;  // int64, one per row
 };
 
 class Reader {
@@ -213,17 +216,18 @@ class Reader {
                          std::to_string(first + static_cast<std::size_t>(nodes)),
                      at);
       if (runs_.empty() || runs_.back().type != t) {
-        runs_.push_back(Run{t, {}, {}});
-        runs_.back().nodes.reserve(std::min(n - i, cur_.left() / 4) * static_cast<std::size_t>(nodes));
+        runs_.emplace_back();
+        runs_.back().type = t;
       }
       Run& r = runs_.back();
-      r.index.push_back(field<std::int64_t>(w[index_at], "an element index"));
+      ++r.rows;
+      r.index.push(field<std::int64_t>(w[index_at], "an element index"));
       for (int k = 0; k < nodes; ++k) {
         const std::string_view word = w[first + static_cast<std::size_t>(k)];
         const auto v = field<std::int64_t>(word, "a point number");
         if (points_known_ && (v < 1 || v > npoints_))  // else checked once the points are read
           cur_.fail_at("point number " + std::to_string(v) + " is outside [1, " + std::to_string(npoints_) + "]", word.data());
-        r.nodes.push_back(v);
+        r.nodes.push(v);
       }
       if (two_line_rows_) row(w, at, "the second line of an element");
     }
@@ -251,22 +255,24 @@ class Reader {
       m.points = std::move(p);
     }
     std::vector<NDArray> index;
-    for (const Run& r : runs_) {
+    for (Run& r : runs_) {
       const auto k = static_cast<std::size_t>(r.type->nodes);
-      const std::size_t rows = r.index.size();
-      NDArray conn = NDArray::uninit(DType::int64, {rows, k});
-      std::int64_t* c = conn.data<std::int64_t>();
-      for (std::size_t i = 0; i < rows; ++i)
+      const std::size_t rows = r.rows;
+      std::int64_t* c = r.nodes.as<std::int64_t>();
+      std::vector<std::int64_t> listed(k);  // the row as the file lists it
+      for (std::size_t i = 0; i < rows; ++i) {
+        std::copy_n(c + i * k, k, listed.begin());
         for (std::size_t j = 0; j < k; ++j) {
-          const std::int64_t v = r.nodes[i * k + static_cast<std::size_t>(r.type->order[j])];
+          const std::int64_t v = listed[static_cast<std::size_t>(r.type->order[j])];
           if (v < 1 || v > npoints)
             cur_.fail_at("the " + std::to_string(i) + "-th " + std::string(r.type->meshio) + " of its run refers to point " +
                              std::to_string(v) + ", outside the " + std::to_string(npoints) + " points",
                          cur_.end());
           c[i * k + j] = v - 1;
         }
-      m.cells.push_back(CellBlock::rectangular(std::string(r.type->meshio), std::move(conn)));
-      index.push_back(NDArray::from_vector<std::int64_t>(r.index, {rows}));
+      }
+      m.cells.push_back(CellBlock::rectangular(std::string(r.type->meshio), r.nodes.take(DType::int64, {rows, k})));
+      index.push_back(r.index.take(DType::int64, {rows}));
     }
     if (!index.empty()) m.cell_data[kIndex] = std::move(index);
   }
