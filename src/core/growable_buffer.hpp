@@ -48,6 +48,10 @@ class GrowableBuffer {
   template <class T> void push(const T& value) { std::memcpy(extend(sizeof(T)), &value, sizeof(T)); }
   // The bytes as `n` values of T (the caller knows what it appended).
   template <class T> T* as() const { return reinterpret_cast<T*>(data_); }
+  // Drops the bytes past the first `bytes` (their room stays for the next extend()).
+  void truncate(std::size_t bytes) {
+    if (bytes < size_) size_ = bytes;
+  }
   char* data() const { return data_; }
   std::size_t size() const { return size_; }
   // Whether the bytes live in a mapping of their own (what take() hands over uncopied).

@@ -23,6 +23,8 @@
 #include <map>
 #include <vector>
 
+#include "core/array_parts.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "formats/obj/obj_internal.hpp"
@@ -64,8 +66,10 @@ class Reader {
   }
 
  private:
+  static void append(std::vector<double>& out, double v) { out.push_back(v); }
+  static void append(GrowableBuffer& out, double v) { out.push(v); }
   // `need` numbers of a statement into `out`, ignoring any after the first `keep`.
-  void vertex(std::vector<double>& out, std::size_t need, std::size_t keep, const char* what) {
+  template <class Out> void vertex(Out& out, std::size_t need, std::size_t keep, const char* what) {
     for (std::size_t i = 0; i < keep; ++i) {
       while (p_ != e_ && blank(*p_)) ++p_;
       double v;
@@ -74,7 +78,7 @@ class Reader {
         if (i >= need) break;
         cur_.fail_expected(what, p_);
       }
-      out.push_back(v);
+      append(out, v);
       p_ = q;
     }
   }
@@ -114,8 +118,8 @@ class Reader {
   }
 
   void face(bool polyline) {
-    const std::size_t start = corners_.size();
-    const std::size_t nv = points_.size() / 3, nvt = texcoords_.size() / 3, nvn = normals_.size() / 3;
+    const std::size_t start = corners_.size() / sizeof(std::int64_t);
+    const std::size_t nv = points_.size() / (3 * sizeof(double)), nvt = texcoords_.size() / 3, nvn = normals_.size() / 3;
     for (;;) {
       while (p_ != e_ && blank(*p_)) ++p_;
       if (p_ == e_ || *p_ == '#') break;
@@ -139,17 +143,18 @@ class Reader {
         }
       }
       if (p_ != e_ && !blank(*p_)) cur_.fail_expected("a corner v, v/vt, v//vn or v/vt/vn", at);
-      corners_.push_back(v);
+      corners_.push(v);
     }
-    const std::size_t k = corners_.size() - start;
+    const std::size_t k = corners_.size() / sizeof(std::int64_t) - start;
     if (polyline) {
       if (k < 2) cur_.fail_at("a line needs at least 2 vertices, found " + std::to_string(k), p_);
       // segments (a, b), (b, c), ...: rewrite the corners in place as pairs
-      std::vector<std::int64_t> chain(corners_.begin() + static_cast<std::ptrdiff_t>(start), corners_.end());
-      corners_.resize(start);
+      const std::int64_t* listed = corners_.as<const std::int64_t>() + start;
+      std::vector<std::int64_t> chain(listed, listed + k);
+      corners_.truncate(start * sizeof(std::int64_t));
       for (std::size_t i = 0; i + 1 < k; ++i) {
-        corners_.push_back(chain[i]);
-        corners_.push_back(chain[i + 1]);
+        corners_.push(chain[i]);
+        corners_.push(chain[i + 1]);
         add_cell(true, 2);
       }
       return;
@@ -212,18 +217,18 @@ class Reader {
 
   Mesh finish() {
     Mesh mesh;
-    const std::size_t np = points_.size() / 3;
-    mesh.points = NDArray::uninit(DType::float64, {np, 3});
-    if (np) std::memcpy(mesh.points.raw(), points_.data(), points_.size() * sizeof(double));
+    const std::size_t np = points_.size() / (3 * sizeof(double));
+    mesh.points = points_.take(DType::float64, {np, 3});  // uncopied where GrowableBuffer can
     NDArray a;
     if (per_point(texcoords_, 3, vt_dim_, vt_of_, vt_conflict_, vt_used_, np, a)) mesh.point_data[kTexCoords] = a;
     else if (!texcoords_.empty()) warn("obj: " + cur_.path() + ": texture coordinates do not map one to one to points; not read");
     if (per_point(normals_, 3, 3, vn_of_, vn_conflict_, vn_used_, np, a)) mesh.point_data[kNormals] = a;
     else if (!normals_.empty()) warn("obj: " + cur_.path() + ": normals do not map one to one to points; not read");
+    // The corners, run after run: each block is a part of them.
+    const NDArray corners = corners_.take(DType::int64, {corners_.size() / sizeof(std::int64_t)});
     std::size_t at = 0;
     for (const Run& r : runs_) {
-      NDArray c = NDArray::uninit(DType::int64, {r.count, r.k});
-      std::memcpy(c.raw(), corners_.data() + at, r.count * r.k * sizeof(std::int64_t));
+      NDArray c = array_part(corners, at, {r.count, r.k});
       at += r.count * r.k;
       mesh.cells.push_back(CellBlock::rectangular(r.line ? "line" : face_type(r.k), std::move(c)));
       NDArray g = NDArray::uninit(DType::int64, {r.count});
@@ -256,9 +261,10 @@ class Reader {
   io::Cursor cur_;
   const char* p_ = nullptr;
   const char* e_ = nullptr;
-  std::vector<double> points_, texcoords_, normals_;  // texcoords_ padded to 3 per item
+  GrowableBuffer points_;                     // 3 doubles per vertex
+  std::vector<double> texcoords_, normals_;  // texcoords_ padded to 3 per item
   std::size_t vt_dim_ = 0;
-  std::vector<std::int64_t> corners_;
+  GrowableBuffer corners_;  // int64, the runs' cells back to back
   std::vector<std::int64_t> vt_of_, vn_of_;
   bool vt_conflict_ = false, vn_conflict_ = false, vt_used_ = false, vn_used_ = false;
   std::vector<Run> runs_;

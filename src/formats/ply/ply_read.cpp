@@ -26,6 +26,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/array_parts.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
@@ -505,11 +507,15 @@ class Reader {
 
   // Cell-data arrays of each run, allocated at their final size; `data[r][k]` for
   // property k of run r (null when k is no cell data).
+  // The blocks of `runs` (and their face data arrays) in mesh_; `conn` gets where each
+  // block's indices go. With `indices` (every run's, back to back) the blocks are its parts.
   std::vector<std::vector<char*>> allocate_blocks(const Element& e, const std::vector<Run>& runs, const std::vector<int>& kind,
-                                                  std::vector<std::int64_t*>& conn) {
+                                                  std::vector<std::int64_t*>& conn, const NDArray* indices = nullptr) {
     std::vector<std::vector<char*>> data(runs.size(), std::vector<char*>(e.props.size(), nullptr));
+    std::size_t at = 0;
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      NDArray c = NDArray::uninit(DType::int64, {runs[r].count, runs[r].k});
+      NDArray c = indices ? array_part(*indices, at, {runs[r].count, runs[r].k}) : NDArray::uninit(DType::int64, {runs[r].count, runs[r].k});
+      at += runs[r].count * runs[r].k;
       conn.push_back(c.data<std::int64_t>());
       mesh_.cells.push_back(CellBlock::rectangular(cell_type_for(runs[r].k), std::move(c)));
       for (std::size_t k = 0; k < e.props.size(); ++k)
@@ -747,10 +753,9 @@ class Reader {
   }
 
   void read_faces_ascii(const Element& e, const std::vector<int>& kind) {
-    // One pass into growing buffers (the runs are known only at the end), then each block
-    // is filled from them.
-    std::vector<std::int64_t> idx;
-    idx.reserve(std::min<std::size_t>(e.count * 3, cur_.left() / 2 + 1));
+    // One pass into growing buffers (the runs are known only at the end); the indices, run
+    // after run, are then the blocks themselves (parts of one array), the data is copied.
+    GrowableBuffer idx;  // int64
     std::vector<std::vector<char>> values(e.props.size());
     std::vector<ParseFn> parse(e.props.size(), nullptr);
     for (std::size_t j = 0; j < e.props.size(); ++j)
@@ -774,7 +779,7 @@ class Reader {
               std::uint64_t v = 0;
               if (!io::parse_uint(p, end, v)) cur_.fail_expected("a vertex index of face " + std::to_string(f), p);
               if (v >= np) bad_index(f, static_cast<std::int64_t>(v), p);
-              idx.push_back(static_cast<std::int64_t>(v));
+              idx.push(static_cast<std::int64_t>(v));
             }
             cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
             break;
@@ -800,12 +805,9 @@ class Reader {
       add_to_runs(runs, f, k);
     }
     std::vector<std::int64_t*> conn;
-    auto data = allocate_blocks(e, runs, kind, conn);
-    std::size_t at = 0;
+    const NDArray indices = idx.take(DType::int64, {idx.size() / sizeof(std::int64_t)});
+    auto data = allocate_blocks(e, runs, kind, conn, &indices);
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      const std::size_t len = runs[r].count * runs[r].k;
-      std::memcpy(conn[r], idx.data() + at, len * sizeof(std::int64_t));
-      at += len;
       for (std::size_t j = 0; j < e.props.size(); ++j)
         if (data[r][j]) {
           const std::size_t w = dtype_size(e.props[j].type);

@@ -373,14 +373,14 @@ class Reader {
   static void blocks(ZoneData& z, NDArray conn, std::size_t k, const char* type) {
     const std::size_t e = conn.dim(0);
     const std::int64_t* c = conn.data<std::int64_t>();
-    std::vector<const char*> types(e, type);
+    std::vector<const char*> types;    // per element, from the first collapsed row on
     std::vector<std::int64_t> nodes;  // collapsed rows, 8 slots each, filled only when collapsing
     bool any = false;
     std::int64_t tmp[8];
     for (std::size_t i = 0; i < e; ++i) {
       const Collapsed col = (k == 4 || k == 8) && std::string_view(type) != "tetra" ? collapse(c + k * i, k, tmp) : Collapsed{};
       if (col.k) {
-        if (!any) nodes.resize(8 * e), any = true;
+        if (!any) nodes.resize(8 * e), types.assign(e, type), any = true;
         types[i] = col.type;
         std::copy_n(tmp, col.k, nodes.data() + 8 * i);
       }
