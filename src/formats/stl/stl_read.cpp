@@ -21,6 +21,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/growable_buffer.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
@@ -86,28 +87,28 @@ Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64
     return assemble(std::move(points), corner_cells(n), std::move(normals));
   }
   NDArray cells = NDArray::uninit(DType::int64, {n, 3});
-  std::vector<float> merged;
+  GrowableBuffer merged;
   auto load = [&](std::size_t i, float out[3]) {
     std::memcpy(out, base + kTriangleBytes * (i / 3) + 12 + 12 * (i % 3), 12);
     if (swap) io::byteswap_inplace(out, 3, 4);
   };
   const std::size_t np = weld<float>(3 * n, load, cells.data<std::int64_t>(), merged, threads);
   if (np == SIZE_MAX) throw ReadError(error_message("stl", path, {}, "more than 2^32 - 2 distinct points are not supported"));
-  NDArray points = NDArray::uninit(DType::float32, {np, 3});
-  if (np) std::memcpy(points.raw(), merged.data(), 3 * np * sizeof(float));
-  return assemble(std::move(points), std::move(cells), std::move(normals));
+  return assemble(merged.take(DType::float32, {np, 3}), std::move(cells), std::move(normals));
 }
 
+// ASCII facets are welded as they are parsed, a batch of corners at a time (one table,
+// first-occurrence order: the same points as the parallel weld of binary files), so the
+// corners are never all held; the points, corner ids and normals grow in GrowableBuffers
+// handed over as the mesh's arrays.
 class AsciiReader {
  public:
-  AsciiReader(const io::FileBytes& file, const std::string& path, unsigned threads, bool merge)
-      : cur_(file.text(), "stl", path), threads_(threads), merge_(merge) {}
+  AsciiReader(const io::FileBytes& file, const std::string& path, bool merge)
+      : cur_(file.text(), "stl", path), merge_(merge), table_(merge ? file.size() / 1024 : 0) {
+    if (merge_) batch_.reserve(3 * kBatch);
+  }
 
   Mesh read() {
-    // Facets are at least ~90 bytes of text; a first guess, the vectors grow past it.
-    const std::size_t guess = std::min<std::size_t>(cur_.size() / 128, std::size_t(1) << 24);
-    corners_.reserve(9 * guess);
-    normals_.reserve(3 * guess);
     for (;;) {
       cur_.skip_space();
       if (cur_.at_end()) break;
@@ -116,30 +117,15 @@ class AsciiReader {
       const std::string name(io::Cursor::trim(cur_.line()));
       for (char c : name)
         if ((static_cast<unsigned char>(c) < 32 && c != '\t') || c == 127) cur_.fail_expected("a solid name of text characters", at);
-      const std::size_t start = normals_.size() / 3;
+      const std::size_t start = facets_;
       solid_body();
-      const std::size_t stop = normals_.size() / 3;
-      if (!name.empty() && stop > start) add_region(name, start, stop);
+      if (!name.empty() && facets_ > start) add_region(name, start, facets_);
     }
-    const std::size_t n = normals_.size() / 3;
-    NDArray normals = NDArray::uninit(DType::float64, {n, 3});
-    if (n) std::memcpy(normals.raw(), normals_.data(), normals_.size() * sizeof(double));
-    if (!merge_) {
-      NDArray points = NDArray::uninit(DType::float64, {3 * n, 3});
-      if (n) std::memcpy(points.raw(), corners_.data(), corners_.size() * sizeof(double));
-      Mesh m = assemble(std::move(points), corner_cells(n), std::move(normals));
-      m.regions = std::move(regions_);
-      return m;
-    }
-    NDArray cells = NDArray::uninit(DType::int64, {n, 3});
-    std::vector<double> merged;
-    const double* c = corners_.data();
-    auto load = [c](std::size_t i, double out[3]) { std::memcpy(out, c + 3 * i, 3 * sizeof(double)); };
-    const std::size_t np = weld<double>(3 * n, load, cells.data<std::int64_t>(), merged, threads_);
-    if (np == SIZE_MAX) cur_.fail("more than 2^32 - 2 distinct points are not supported");
-    NDArray points = NDArray::uninit(DType::float64, {np, 3});
-    if (np) std::memcpy(points.raw(), merged.data(), 3 * np * sizeof(double));
-    Mesh m = assemble(std::move(points), std::move(cells), std::move(normals));
+    if (merge_) weld_batch();
+    const std::size_t n = facets_;
+    NDArray normals = normals_.take(DType::float64, {n, 3});
+    NDArray points = merge_ ? table_.points().take(DType::float64, {table_.size(), 3}) : corners_.take(DType::float64, {3 * n, 3});
+    Mesh m = assemble(std::move(points), merge_ ? ids_.take(DType::int64, {n, 3}) : corner_cells(n), std::move(normals));
     m.regions = std::move(regions_);
     return m;
   }
@@ -151,8 +137,29 @@ class AsciiReader {
     const char* at = cur_.ptr();
     if (!iequals(cur_.token(), word)) cur_.fail_expected(what, at);
   }
-  void numbers(std::vector<double>& out, std::string_view what) {
-    for (int k = 0; k < 3; ++k) out.push_back(cur_.number<double>(what));
+  void numbers(double out[3], std::string_view what) {
+    for (int k = 0; k < 3; ++k) out[k] = cur_.number<double>(what);
+  }
+  // A corner: its coordinates kept as they are (merge=false) or welded into the points.
+  void corner() {
+    double c[3];
+    numbers(c, "a vertex coordinate");
+    if (!merge_) {
+      std::memcpy(corners_.extend(sizeof c), c, sizeof c);
+      return;
+    }
+    batch_.insert(batch_.end(), c, c + 3);
+    if (batch_.size() == 3 * kBatch) weld_batch();
+  }
+  // Welds the corners parsed since the last call, with the table's prefetching run.
+  void weld_batch() {
+    const std::size_t k = batch_.size() / 3;
+    if (k == 0) return;
+    const double* b = batch_.data();
+    auto load = [b](std::size_t i, double out[3]) { std::memcpy(out, b + 3 * i, 3 * sizeof(double)); };
+    auto* ids = reinterpret_cast<std::int64_t*>(ids_.extend(k * sizeof(std::int64_t)));
+    if (!table_.run(0, k, load, ids)) cur_.fail("more than 2^32 - 2 distinct points are not supported");
+    batch_.clear();
   }
 
   // Facets up to "endsolid [name]" (or the end of the file: some exporters omit it).
@@ -168,15 +175,18 @@ class AsciiReader {
       }
       if (!iequals(t, "facet")) cur_.fail_expected("'facet' or 'endsolid'", at);
       keyword("normal", "'normal' after 'facet'");
-      numbers(normals_, "a facet normal component");
+      double normal[3];
+      numbers(normal, "a facet normal component");
+      std::memcpy(normals_.extend(sizeof normal), normal, sizeof normal);
       keyword("outer", "'outer loop'");
       keyword("loop", "'outer loop'");
       for (int v = 0; v < 3; ++v) {
         keyword("vertex", v == 0 ? "'vertex'" : "'vertex' (an STL facet has three)");
-        numbers(corners_, "a vertex coordinate");
+        corner();
       }
       keyword("endloop", "'endloop' (an STL facet has three vertices)");
       keyword("endfacet", "'endfacet'");
+      ++facets_;
     }
   }
 
@@ -202,9 +212,16 @@ class AsciiReader {
   }
 
   io::Cursor cur_;
-  unsigned threads_;
   bool merge_;
-  std::vector<double> corners_, normals_;
+  // merge: corners are welded kBatch at a time (a batch fits in cache; the table's lookups
+  // are prefetched ahead within it, which a corner-by-corner weld could not do).
+  static constexpr std::size_t kBatch = 4096;
+  std::vector<double> batch_;
+  WeldTable<double> table_;  // merge: the points so far
+  GrowableBuffer ids_;       // merge: every corner's point id (int64)
+  GrowableBuffer corners_;   // merge=false: every corner's coordinates
+  GrowableBuffer normals_;
+  std::size_t facets_ = 0;
   std::vector<Region> regions_;
 };
 
@@ -245,7 +262,7 @@ Mesh read_stl(const std::string& path, const Options& options) {
   }
   if (starts_with_solid(file.text())) {
     try {
-      return AsciiReader(file, path, threads, merge).read();
+      return AsciiReader(file, path, merge).read();
     } catch (const ReadError& e) {
       // A binary file whose header begins with "solid" but whose count is wrong: say both.
       if (!has_header || !looks_binary(file.text())) throw;

@@ -10,7 +10,8 @@
 //
 // Implementation: open addressing (linear probing) over a power-of-two table of 32-bit
 // point ids, at most half full (doubled and rehashed when it fills); the coordinates live
-// once, in the growing point array, and equality is tested there with ==. The hash folds
+// once, in the growing point array (a GrowableBuffer, handed over as the mesh's points
+// without a copy), and equality is tested there with ==. The hash folds
 // -0.0 into +0.0 and mixes all 96 (or 192) bits with a 64x64->128-bit multiply, so planar
 // faces (many equal coordinates) do not cluster. Two prefetch stages run ahead of the
 // vertex being merged: 32 vertices ahead its table slot, 16 ahead the point that slot
@@ -25,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/growable_buffer.hpp"
 #include "core/parallel.hpp"
 
 namespace meshioplusplus::stl {
@@ -59,14 +61,14 @@ template <class T> class WeldTable {
     while (cap < 2 * expected_points) cap <<= 1;
     table_.assign(cap, kEmpty);
     mask_ = cap - 1;
-    points_.reserve(3 * (expected_points + expected_points / 4 + 16));
   }
   std::size_t size() const { return count_; }
-  std::vector<T>& points() { return points_; }
+  // The points' coordinates, 3 T per point, in the order of their ids.
+  GrowableBuffer& points() { return points_; }
   void prefetch_slot(std::uint64_t h) const { __builtin_prefetch(&table_[h & mask_]); }
   void prefetch_point(std::uint64_t h) const {
     const std::uint32_t s = table_[h & mask_];
-    if (s != kEmpty) __builtin_prefetch(points_.data() + 3 * static_cast<std::size_t>(s));
+    if (s != kEmpty) __builtin_prefetch(points_.as<T>() + 3 * static_cast<std::size_t>(s));
   }
 
   // The id of the point equal to c (hash h), added if new; kFull when ids run out.
@@ -82,7 +84,7 @@ template <class T> class WeldTable {
         if (2 * count_ > table_.size()) grow();
         return id;
       }
-      const T* q = points_.data() + 3 * static_cast<std::size_t>(s);
+      const T* q = points_.as<T>() + 3 * static_cast<std::size_t>(s);
       if (q[0] == c[0] && q[1] == c[1] && q[2] == c[2]) return s;
       j = (j + 1) & mask_;
     }
@@ -116,14 +118,14 @@ template <class T> class WeldTable {
 
  private:
   std::size_t add(const T c[3]) {
-    points_.insert(points_.end(), c, c + 3);
+    std::memcpy(points_.extend(3 * sizeof(T)), c, 3 * sizeof(T));
     return count_++;
   }
   void grow() {
     std::vector<std::uint32_t> bigger(table_.size() * 2, kEmpty);
     const std::size_t m = bigger.size() - 1;
     for (std::size_t p = 0; p < count_; ++p) {
-      const T* q = points_.data() + 3 * p;
+      const T* q = points_.as<T>() + 3 * p;
       if (q[0] != q[0] || q[1] != q[1] || q[2] != q[2]) continue;
       std::size_t j = weld_hash(q) & m;
       while (bigger[j] != kEmpty) j = (j + 1) & m;
@@ -135,14 +137,14 @@ template <class T> class WeldTable {
 
   std::vector<std::uint32_t> table_;
   std::size_t mask_ = 0;
-  std::vector<T> points_;
+  GrowableBuffer points_;
   std::size_t count_ = 0;
 };
 
 // Welds `n` vertices of type T (3 coordinates each). `load(i, T out[3])` fetches vertex i
 // (called concurrently from several threads). Writes the point id of every vertex to
 // ids[0..n) and leaves each point's coordinates (those of its first vertex, bit for bit) in
-// `points`; returns the number of points, or SIZE_MAX past 2^32 - 2 points (the caller
+// `points` (3 T per point); returns the number of points, or SIZE_MAX past 2^32 - 2 points (the caller
 // raises ReadError).
 //
 // On several threads the vertices are cut into consecutive ranges, each welded on its own
@@ -151,7 +153,7 @@ template <class T> class WeldTable {
 // first occurrence in the whole file; a last parallel pass rewrites the local ids. The
 // result is the same for any thread count.
 template <class T, class Load>
-std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, std::vector<T>& points, unsigned threads) {
+std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, GrowableBuffer& points, unsigned threads) {
   static_assert(std::is_floating_point_v<T>);
   // A closed triangulated surface has about one point per six vertices.
   const std::size_t parts = n < (std::size_t(1) << 18) ? 1 : std::max<std::size_t>(1, std::min<std::size_t>(threads, 8));
@@ -168,21 +170,21 @@ std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, std::vector<T>& 
   WeldTable<T>& global = tables[0];
   std::vector<std::vector<std::uint32_t>> to_global(parts);
   for (std::size_t k = 1; k < parts; ++k) {
-    const std::vector<T>& local = tables[k].points();
+    const T* local = tables[k].points().template as<T>();
     to_global[k].resize(tables[k].size());
     for (std::size_t p = 0; p < tables[k].size(); ++p) {
-      const std::size_t id = global.find_or_add(local.data() + 3 * p, weld_hash(local.data() + 3 * p));
+      const std::size_t id = global.find_or_add(local + 3 * p, weld_hash(local + 3 * p));
       if (id == WeldTable<T>::kFull) return SIZE_MAX;
       to_global[k][p] = static_cast<std::uint32_t>(id);
     }
-    std::vector<T>().swap(tables[k].points());
+    tables[k].points().clear();
   }
   parallel_for(parts - 1, static_cast<unsigned>(parts), [&](std::size_t k1) {
     const std::size_t k = k1 + 1;
     const std::uint32_t* map = to_global[k].data();
     for (std::size_t i = range(k).first; i < range(k).second; ++i) ids[i] = map[ids[i]];
   });
-  points.swap(global.points());
+  points = std::move(global.points());
   return global.size();
 }
 
