@@ -8,7 +8,7 @@
 // count disagrees with its size, a ReadError naming both numbers.
 //
 // Output as meshio's reader gives it: one "triangle" block, corners merged into points in
-// the order of their first occurrence (stl_weld.hpp), points float32 for binary files and
+// the order of their first occurrence (core/point_weld.hpp), points float32 for binary files and
 // float64 for ASCII ones, facet normals as cell_data "facet_normals" (same dtype). ASCII
 // solid names become cell regions (one per named solid, its facets). The binary header
 // and the two attribute bytes of each facet are read past and not kept. Option merge=false
@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "core/growable_buffer.hpp"
+#include "core/point_weld.hpp"
 #include "core/io/byteorder.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
 #include "formats/stl/stl_internal.hpp"
-#include "formats/stl/stl_weld.hpp"
 
 namespace meshioplusplus::stl {
 

@@ -11,11 +11,18 @@
 // order of first appearance. Coordinates: x y, x y z, or x y z m (M dropped; with the M tag
 // x y m); every point of the file must have the same count. meshio 5.0 reads only TIN of
 // 3-D triangles; everything it reads, this reads the same.
+//
+// Memory: points are merged as they are parsed (core/point_weld.hpp) and the corners
+// gathered in a GrowableBuffer; the points and the blocks (parts of the corners) are
+// handed over without a copy.
 #include <cstring>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "core/array_parts.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
+#include "core/point_weld.hpp"
 #include "core/io/file.hpp"
 #include "formats/wkt/wkt_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -24,26 +31,9 @@ namespace meshioplusplus::wkt {
 
 namespace {
 
-struct Key {
-  double v[3];
-  bool operator==(const Key& o) const { return v[0] == o.v[0] && v[1] == o.v[1] && v[2] == o.v[2]; }
-};
-struct KeyHash {
-  std::size_t operator()(const Key& k) const {
-    std::size_t h = 0;
-    for (double d : k.v) {
-      if (d == 0) d = 0;  // -0.0 and 0.0 are equal: one hash
-      std::uint64_t bits;
-      std::memcpy(&bits, &d, 8);
-      h = (h ^ bits) * 0x100000001b3ULL + (h >> 29);
-    }
-    return h;
-  }
-};
-
 class Reader {
  public:
-  explicit Reader(const std::string& path) : file_(path, "wkt"), cur_(file_.text(), "wkt", path) {}
+  explicit Reader(const std::string& path) : file_(path, "wkt"), cur_(file_.text(), "wkt", path), points_(file_.size() / 256) {}
 
   Mesh read() {
     for (;;) {
@@ -122,19 +112,20 @@ class Reader {
   void ring(const char* polygon_at) {
     expect('(', "'(' opening a ring");
     std::size_t n = 0;
-    const std::size_t first = corners_.size();
+    const std::size_t first = corners_.size() / sizeof(std::int64_t);
     double c[4];
     std::int64_t last = -1;
     do {
       last = point(c);
-      corners_.push_back(last);
+      corners_.push(last);
       ++n;
     } while (comma());
     expect(')', "',' or ')' in a ring");
-    if (n < 4 || corners_[first] != last)
+    if (n < 4 || corners_.as<std::int64_t>()[first] != last)
       cur_.fail_at("a polygon ring must be closed (its last point its first) with at least 3 corners; found " + std::to_string(n) + " points", polygon_at);
-    corners_.pop_back();
-    sizes_.push_back(n - 1);
+    corners_.truncate(corners_.size() - sizeof(std::int64_t));  // the closing repeat
+    if (runs_.empty() || runs_.back().first != n - 1) runs_.push_back({n - 1, 0});
+    ++runs_.back().second;
   }
 
   void skip_ring() {
@@ -170,28 +161,30 @@ class Reader {
     if (kept < 2) cur_.fail_at("a point needs x and y", at);
     if (dim_ == 0) dim_ = kept;
     if (kept != dim_) cur_.fail_at("points have mixed dimensionality: " + std::to_string(kept) + " coordinates here, " + std::to_string(dim_) + " before", at);
-    Key key{{c[0], c[1], kept == 3 ? c[2] : 0.0}};
-    auto [it, added] = index_.emplace(key, static_cast<std::int64_t>(coords_.size() / 3));
-    if (added) coords_.insert(coords_.end(), key.v, key.v + 3);
-    return it->second;
+    const double key[3] = {c[0], c[1], kept == 3 ? c[2] : 0.0};
+    const std::size_t id = points_.find_or_add(key, weld_hash(key));
+    if (id == WeldTable<double>::kFull) cur_.fail_at("more than 2^32 - 2 distinct points are not supported", at);
+    return static_cast<std::int64_t>(id);
   }
 
   Mesh assemble() {
     Mesh m;
-    const std::size_t np = coords_.size() / 3, dim = dim_ == 0 ? 3 : static_cast<std::size_t>(dim_);
-    m.points = NDArray::uninit(DType::float64, {np, dim});
-    for (std::size_t i = 0; i < np; ++i)
-      for (std::size_t j = 0; j < dim; ++j) m.points.data<double>()[dim * i + j] = coords_[3 * i + j];
-    std::size_t f = 0, off = 0;
-    while (f < sizes_.size()) {
-      const std::size_t k = sizes_[f];
-      std::size_t g = f;
-      while (g < sizes_.size() && sizes_[g] == k) ++g;
-      NDArray conn = NDArray::uninit(DType::int64, {g - f, k});
-      std::memcpy(conn.raw(), corners_.data() + off, (g - f) * k * sizeof(std::int64_t));
-      m.cells.push_back(CellBlock::rectangular(k == 3 ? "triangle" : k == 4 ? "quad" : "polygon", std::move(conn)));
-      off += (g - f) * k;
-      f = g;
+    const std::size_t np = points_.size(), dim = dim_ == 0 ? 3 : static_cast<std::size_t>(dim_);
+    GrowableBuffer& xyz = points_.points();
+    if (dim == 2) {  // x y z -> x y, in place (each point moves to a lower address)
+      double* p = xyz.as<double>();
+      for (std::size_t i = 0; i < np; ++i) {
+        p[2 * i] = p[3 * i];
+        p[2 * i + 1] = p[3 * i + 1];
+      }
+      xyz.truncate(np * 2 * sizeof(double));
+    }
+    m.points = xyz.take(DType::float64, {np, dim});
+    const NDArray corners = corners_.take(DType::int64, {corners_.size() / sizeof(std::int64_t)});
+    std::size_t off = 0;
+    for (const auto& [k, count] : runs_) {
+      m.cells.push_back(CellBlock::rectangular(k == 3 ? "triangle" : k == 4 ? "quad" : "polygon", array_part(corners, off, {count, k})));
+      off += count * k;
     }
     return m;
   }
@@ -201,10 +194,9 @@ class Reader {
   bool measured_ = false;
   std::size_t geometries_ = 0;
   int dim_ = 0;
-  std::vector<double> coords_;        // 3 per point (z = 0 for 2-D)
-  std::vector<std::int64_t> corners_;  // cells' point indices, flat
-  std::vector<std::size_t> sizes_;     // corners per cell
-  std::unordered_map<Key, std::int64_t, KeyHash> index_;
+  WeldTable<double> points_;  // 3 coordinates per point (z = 0 for 2-D)
+  GrowableBuffer corners_;    // cells' point indices (int64), flat
+  std::vector<std::pair<std::size_t, std::size_t>> runs_;  // (corners per cell, cells) in file order
 };
 
 }  // namespace

@@ -1,22 +1,23 @@
-// meshio++ STL: merging the repeated corners of STL facets into shared points.
+// meshio++ core: merging points given by value (STL facet corners, WKT ring points) into
+// shared points, numbered in the order of their first occurrence.
 //
 // STL stores every facet's three corners by value, so a closed surface repeats each point
-// about six times. meshio merges them with numpy.unique(axis=0, return_index=True) and
-// keeps the points in the order of their first occurrence; the result is exactly "a vertex
-// takes the id of the first earlier vertex whose coordinates compare equal (==), else a new
-// id". Two consequences the weld reproduces: -0.0 and +0.0 are one point (the first
-// occurrence's bits are kept), and a vertex with a NaN coordinate never equals anything, so
-// each such vertex is its own point.
+// about six times; WKT repeats every ring's points. meshio merges them with
+// numpy.unique(axis=0, return_index=True) and keeps the points in the order of their first
+// occurrence; the result is exactly "a vertex takes the id of the first earlier vertex whose
+// coordinates compare equal (==), else a new id". Two consequences the weld reproduces:
+// -0.0 and +0.0 are one point (the first occurrence's bits are kept), and a vertex with a
+// NaN coordinate never equals anything, so each such vertex is its own point.
 //
 // Implementation: open addressing (linear probing) over a power-of-two table of 32-bit
 // point ids, at most half full (doubled and rehashed when it fills); the coordinates live
 // once, in the growing point array (a GrowableBuffer, handed over as the mesh's points
-// without a copy), and equality is tested there with ==. The hash folds
-// -0.0 into +0.0 and mixes all 96 (or 192) bits with a 64x64->128-bit multiply, so planar
-// faces (many equal coordinates) do not cluster. Two prefetch stages run ahead of the
-// vertex being merged: 32 vertices ahead its table slot, 16 ahead the point that slot
-// names, so the random accesses overlap instead of stalling one after the other. Linear in
-// the number of vertices; no sort.
+// without a copy), and equality is tested there with ==. The hash folds -0.0 into +0.0 and
+// mixes all 96 (or 192) bits with a 64x64->128-bit multiply, so planar faces (many equal
+// coordinates) do not cluster. Two prefetch stages run ahead of the vertex being merged: 32
+// vertices ahead its table slot, 16 ahead the point that slot names, so the random accesses
+// overlap instead of stalling one after the other. Linear in the number of vertices; no
+// sort.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +30,7 @@
 #include "core/growable_buffer.hpp"
 #include "core/parallel.hpp"
 
-namespace meshioplusplus::stl {
+namespace meshioplusplus {
 
 template <class T> inline std::uint64_t weld_hash(const T c[3]) {
   T d[3] = {c[0] + T(0), c[1] + T(0), c[2] + T(0)};  // -0.0 + 0.0 == +0.0: one bit pattern per value
@@ -188,4 +189,4 @@ std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, GrowableBuffer& 
   return global.size();
 }
 
-}  // namespace meshioplusplus::stl
+}  // namespace meshioplusplus
