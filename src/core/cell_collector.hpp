@@ -94,12 +94,13 @@ class CellCollector {
 
   // Appends the rows of `other` (a later piece of the same file, parsed on another thread)
   // after these: its runs move over, its first joining the last one here when both are of
-  // one type (those rows copied once). `other` is left empty.
+  // one type (those rows copied once, their pages given back as they are copied). `other`
+  // is left empty.
   void append(CellCollector&& other) {
     for (Run& r : other.runs_) {
       if (!runs_.empty() && runs_.back().type == r.type && runs_.back().nodes == r.nodes) {
         Run& last = runs_.back();
-        std::memcpy(last.labels.extend(r.labels.size()), r.labels.data(), r.labels.size());
+        last.labels.append_consuming(std::move(r.labels));
         // r's first delta (0: from itself) becomes its distance from last's last row.
         const std::size_t joined = last.count;
         last.record(r.base);
@@ -110,7 +111,6 @@ class CellCollector {
           if (row > 0) last.far.emplace_back(joined + row, at);
         last.last = r.last;
         last.count += r.count;
-        r.labels.clear();
         r.deltas.clear();
         continue;
       }

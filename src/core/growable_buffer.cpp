@@ -102,6 +102,28 @@ void GrowableBuffer::grow(std::size_t bytes) {
   capacity_ = want;
 }
 
+void GrowableBuffer::append_consuming(GrowableBuffer&& other) {
+  if (this == &other || other.size_ == 0) return other.clear();
+  if (size_ == 0) {
+    *this = std::move(other);
+    return;
+  }
+  char* to = extend(other.size_);
+  if (!other.mapped_) {
+    std::memcpy(to, other.data_, other.size_);
+    return other.clear();
+  }
+  constexpr std::size_t kPiece = std::size_t{4} << 20;  // a multiple of any page size
+  for (std::size_t at = 0; at < other.size_; at += kPiece) {
+    const std::size_t n = std::min(kPiece, other.size_ - at);
+    std::memcpy(to + at, other.data_ + at, n);
+#ifdef MADV_DONTNEED
+    if (n == kPiece) ::madvise(other.data_ + at, n, MADV_DONTNEED);  // the copied pages go back
+#endif
+  }
+  other.clear();
+}
+
 NDArray GrowableBuffer::take(DType dtype, NDArray::Shape shape) {
   std::size_t nbytes = dtype_size(dtype);
   for (std::size_t d : shape) nbytes = checked_mul(nbytes, d, "GrowableBuffer::take");

@@ -57,6 +57,11 @@ class GrowableBuffer {
   // Whether the bytes live in a mapping of their own (what take() hands over uncopied).
   bool mapped() const { return mapped_; }
 
+  // Appends the bytes of `other`, which is left empty. When `other` is mapped, its pages are
+  // given back as they are copied (a piece at a time), so the two never both hold the
+  // whole of other's bytes: joining the buffers of pieces parsed on several threads costs
+  // no more memory than the joined buffer.
+  void append_consuming(GrowableBuffer&& other);
   // The bytes as an array of `dtype` and `shape` (whose byte count must be size()); the
   // buffer is empty afterwards.
   NDArray take(DType dtype, NDArray::Shape shape);

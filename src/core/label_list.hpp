@@ -35,6 +35,10 @@ class LabelList {
     values_.push_back(label);
     ++count_;
   }
+  // Appends every label of `other`, in order.
+  void append(const LabelList& other) {
+    for (std::size_t i = 0; i < other.size(); ++i) push_back(other[i]);
+  }
   std::size_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
   std::int64_t back() const { return (*this)[count_ - 1]; }

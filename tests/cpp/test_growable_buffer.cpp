@@ -39,3 +39,26 @@ TEST(GrowableBuffer, ValuesSurviveEveryGrowthAndTakeHandsThemOver) {
   const auto small = GrowableBuffer().take(DType::int64, {0, 3});  // nothing appended
   EXPECT_EQ(small.size(), 0u);
 }
+
+// Joining pieces: every byte of the consumed buffer lands after the receiver's, whether it
+// was on the heap or mapped (copied a piece at a time, its pages given back as it goes,
+// 4 MB pieces and a partial last one), and the consumed buffer is left empty.
+TEST(GrowableBuffer, AppendConsumingKeepsEveryByteInOrder) {
+  for (const std::int64_t m : {std::int64_t{100}, std::int64_t{1300000}}) {  // heap; mapped, 10.4 MB
+    GrowableBuffer head, tail;
+    for (std::int64_t i = 0; i < 5000; ++i) head.push(i);
+    for (std::int64_t i = 0; i < m; ++i) tail.push(-i - 1);
+    tail.append_consuming(GrowableBuffer());  // nothing to append: a no-op
+    ASSERT_EQ(tail.size(), static_cast<std::size_t>(m) * 8);
+    head.append_consuming(std::move(tail));
+    EXPECT_EQ(tail.size(), 0u);
+    ASSERT_EQ(head.size(), static_cast<std::size_t>(5000 + m) * 8);
+    const std::int64_t* v = head.as<std::int64_t>();
+    for (std::int64_t i = 0; i < 5000; ++i) ASSERT_EQ(v[i], i) << i;
+    for (std::int64_t i = 0; i < m; ++i) ASSERT_EQ(v[5000 + i], -i - 1) << i;
+    GrowableBuffer empty;  // an empty receiver takes the buffer over
+    empty.append_consuming(std::move(head));
+    EXPECT_EQ(empty.size(), static_cast<std::size_t>(5000 + m) * 8);
+    EXPECT_EQ(empty.as<std::int64_t>()[5000], -1);
+  }
+}

@@ -44,9 +44,11 @@
 #include <unordered_map>
 
 #include "core/cell_collector.hpp"
+#include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/label_list.hpp"
 #include "core/label_map.hpp"
 #include "core/parallel.hpp"
 #include "core/skip_log.hpp"
@@ -61,7 +63,7 @@ constexpr std::size_t kMaxWords = 16;  // a record's words kept: "Z B8 id" and 8
 
 struct Cells {  // ASCII: the zones or the faces as parsed, in file order
   CellCollector rows;  // gridpoint ids, VTK order
-  std::vector<std::int64_t> ids;
+  LabelList ids;
 };
 
 struct Block {  // a run of zones or faces of one shape, resolved
@@ -79,8 +81,8 @@ struct Group {
 
 // The ASCII records of the file, or of one piece of it, as parsed.
 struct Records {
-  std::vector<std::int64_t> gp_ids;
-  std::vector<double> xyz;
+  LabelList gp_ids;
+  GrowableBuffer xyz;  // 3 float64 per gridpoint
   Cells zones, faces;
   std::vector<Group> groups;
   std::vector<std::pair<std::string, std::size_t>> skipped;  // a record not read: its name, its line
@@ -213,7 +215,7 @@ class Reader {
       if (key == "G") {
         if (n != 5) cur_.fail_at(expected_found("'G id x y z'", l), l.data());
         r.gp_ids.push_back(id(w[1], "a gridpoint id"));
-        for (int k = 2; k < 5; ++k) r.xyz.push_back(real(w[k]));
+        for (int k = 2; k < 5; ++k) r.xyz.push(real(w[k]));
       } else if (key == "Z" || key == "F") {
         const bool zone = key == "Z";
         const Shape* s = n >= 4 && n - 3 <= 8 ? shape_of(zone, static_cast<int>(n - 3)) : nullptr;
@@ -240,12 +242,12 @@ class Reader {
 
   // Appends piece `p` (whose line numbers start after line `base`) to `all`.
   static void join(Records& all, Records& p, std::size_t base) {
-    all.gp_ids.insert(all.gp_ids.end(), p.gp_ids.begin(), p.gp_ids.end());
-    all.xyz.insert(all.xyz.end(), p.xyz.begin(), p.xyz.end());
+    all.gp_ids.append(p.gp_ids);
+    all.xyz.append_consuming(std::move(p.xyz));
     for (Cells* c : {&all.zones, &all.faces}) {
       Cells& from = c == &all.zones ? p.zones : p.faces;
       c->rows.append(std::move(from.rows));
-      c->ids.insert(c->ids.end(), from.ids.begin(), from.ids.end());
+      c->ids.append(from.ids);
     }
     for (Group& g : p.groups) {
       g.line += base;
@@ -301,12 +303,11 @@ class Reader {
     cur_.load<std::uint32_t>("header");
     const std::uint32_t n = cur_.load<std::uint32_t>("gridpoint count");
     cur_.need(n, 28, "gridpoints");
-    gp_ids_.resize(n);
     points_ = NDArray::uninit(DType::float64, {n, 3});
     double* xyz = points_.data<double>();
     const char* p = cur_.take(std::size_t{n} * 28, "gridpoints");
     for (std::size_t i = 0; i < n; ++i, p += 28) {
-      gp_ids_[i] = io::load<std::uint32_t>(p, true);
+      gp_ids_.push_back(io::load<std::uint32_t>(p, true));
       io::decode_values(xyz + 3 * i, p + 4, 3, !io::host_is_little_endian());
     }
     map_gridpoints();
@@ -378,7 +379,7 @@ class Reader {
   // The gridpoint ids mapped to their positions (once every G record is read).
   void map_gridpoints() {
     if (std::string note = duplicate_labels_note(gps_.build(gp_ids_), "gridpoint", "zones"); !note.empty()) warnings_.push_back(note);
-    gp_ids_ = {};
+    gp_ids_.clear();
   }
 
   // A binary section whose records all store the node count of the first (the usual file:
@@ -462,7 +463,8 @@ class Reader {
     auto missing = [&](std::string_view, std::int64_t gp, std::size_t offset) { unknown_gridpoint(gp, zone, cur_.begin() + offset); };
     for (CellCollector::Block& b : c.rows.blocks(gps_, missing)) {
       Block out{b.type, std::move(b.connectivity), NDArray::uninit(DType::int64, {b.count})};
-      std::copy_n(c.ids.begin() + static_cast<std::ptrdiff_t>(b.first), b.count, out.ids.data<std::int64_t>());
+      std::int64_t* ids = out.ids.data<std::int64_t>();
+      for (std::size_t i = 0; i < b.count; ++i) ids[i] = c.ids[b.first + i];
       blocks.push_back(std::move(out));
     }
     return blocks;
@@ -472,13 +474,12 @@ class Reader {
   Mesh build() {
     Mesh mesh;
     if (!binary_) {
-      points_ = NDArray::from_vector(xyz_, {gp_ids_.size(), 3});
-      xyz_ = {};
+      points_ = xyz_.take(DType::float64, {gp_ids_.size(), 3});
       map_gridpoints();
       face_blocks_ = resolve(faces_, false);
+      faces_.ids.clear();
       zone_blocks_ = resolve(zones_, true);
-      faces_.ids = {};
-      zones_.ids = {};
+      zones_.ids.clear();
     }
     mesh.points = std::move(points_);
     std::vector<std::string> warnings = std::move(warnings_);
@@ -552,8 +553,8 @@ class Reader {
   unsigned threads_;
   bool binary_ = false;
 
-  std::vector<std::int64_t> gp_ids_;
-  std::vector<double> xyz_;  // ASCII
+  LabelList gp_ids_;
+  GrowableBuffer xyz_;  // ASCII: 3 float64 per gridpoint
   NDArray points_;
   LabelMap gps_;
   Cells zones_, faces_;                          // ASCII, as parsed
