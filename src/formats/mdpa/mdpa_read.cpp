@@ -30,6 +30,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "core/array_parts.hpp"
 #include "core/cell_collector.hpp"
 #include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
@@ -190,8 +191,8 @@ class Reader {
       std::int64_t* dst = cells_.add(type, k, static_cast<std::size_t>(at - cur_.begin()));
       for (std::size_t j = 0; j < k; ++j) dst[order ? order[j] : j] = raw[j];
       (condition ? cond_labels_ : elem_labels_).push_back(id);
-      (condition ? cond_rows_ : elem_rows_).push_back(static_cast<std::int64_t>(props_.size()));
-      props_.push_back(prop);
+      (condition ? cond_rows_ : elem_rows_).push_back(static_cast<std::int64_t>(props_.size() / sizeof(std::int64_t)));
+      props_.push(static_cast<std::int64_t>(prop));
     }
     if (skipped)
       warnings_.push_back("skipped 'Begin " + std::string(block) + " " + std::string(name) + "' at line " +
@@ -349,13 +350,12 @@ class Reader {
     };
     std::vector<NDArray> props;
     std::vector<int> cell_dim;
+    const NDArray all_props = props_.take(DType::int64, {props_.size() / sizeof(std::int64_t)});  // each block's a part
     for (auto& b : cells_.blocks(nodes, missing)) {
-      props.push_back(NDArray::from_vector(std::vector<std::int64_t>(props_.begin() + static_cast<std::ptrdiff_t>(b.first),
-                                                                     props_.begin() + static_cast<std::ptrdiff_t>(b.first + b.count))));
+      props.push_back(array_part(all_props, b.first, {b.count}));
       if (!parts_.empty()) cell_dim.insert(cell_dim.end(), b.count, cell_type(b.type).dim);  // for the sets' dim
       mesh.cells.push_back(CellBlock::rectangular(std::string(b.type), std::move(b.connectivity)));
     }
-    std::vector<std::int64_t>().swap(props_);
     if (!cells_.empty()) mesh.cell_data["mdpa:property_id"] = std::move(props);
 
     LabelMap elements, conditions;
@@ -477,7 +477,7 @@ class Reader {
   LabelList node_ids_;
   GrowableBuffer xyz_;  // 3 doubles per node
   CellCollector cells_;
-  std::vector<std::int64_t> props_;
+  GrowableBuffer props_;  // per element and condition, in file order: its property id (int64)
   // Ids, and the global row of each element and condition: consecutive runs cost nothing.
   LabelList elem_labels_, elem_rows_, cond_labels_, cond_rows_;
   std::vector<DataBlock> data_;
