@@ -110,6 +110,11 @@ class Buffer {
   std::size_t nbytes() const { return nbytes_; }
   // The allocator this buffer was born with (nullptr = default heap).
   const std::shared_ptr<const BufferAllocator>& allocator() const { return allocator_; }
+  // Gives the whole memory pages past the first `keep` bytes back to the system, for a
+  // reader that compacted its data in place into the front of the buffer: no array may view
+  // those bytes (they read as zeros afterwards). Default-heap buffers of 1 MiB and more only
+  // (a buffer from an installed allocator, pinned memory say, is left as it is).
+  void discard_tail(std::size_t keep);
 
  private:
   void* data_ = nullptr;

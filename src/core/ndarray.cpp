@@ -279,6 +279,18 @@ Buffer::~Buffer() {
     ::operator delete(data_, std::align_val_t{kDefaultAlignment});
 }
 
+void Buffer::discard_tail(std::size_t keep) {
+#ifdef MADV_DONTNEED
+  if (allocator_ || !cached_ || keep >= nbytes_) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(data_);
+  const std::uintptr_t from = (begin + keep + page - 1) / page * page, to = (begin + nbytes_) / page * page;
+  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);  // advice: failure keeps the pages
+#else
+  (void)keep;
+#endif
+}
+
 NDArray::NDArray(DType dtype, Shape shape, void* data, std::shared_ptr<Buffer> buffer,
                  std::shared_ptr<const void> keep_alive)
     : dtype_(dtype), shape_(std::move(shape)), data_(data), buffer_(std::move(buffer)),

@@ -355,3 +355,32 @@ TEST(BufferCache, ScratchVectorsTakeAndGiveBackCachedBuffersAndNeverTheInstalled
   mpp::release_cached_buffers();
   mpp::set_buffer_cache_limit(previous);
 }
+
+// Buffer::discard_tail: the kept front is untouched, the whole pages past it are given back
+// (on Linux they read as zeros afterwards), and a buffer from an installed allocator (pinned
+// memory, say) is never touched.
+TEST(NDArray, DiscardTailKeepsTheFrontAndSparesInstalledAllocators) {
+  constexpr std::size_t n = std::size_t{1} << 20;  // 8 MiB of int64: a cached default-heap buffer
+  auto filled = [] {
+    mpp::NDArray a = mpp::NDArray::uninit(mpp::DType::int64, {n});
+    for (std::size_t i = 0; i < n; ++i) a.data<std::int64_t>()[i] = static_cast<std::int64_t>(i) + 1;
+    return a;
+  };
+  mpp::NDArray a = filled();
+  a.buffer()->discard_tail(n / 4 * 8 + 3);  // not on a page boundary: its page is kept
+  const std::int64_t* v = a.data<std::int64_t>();
+  for (std::size_t i = 0; i <= n / 4; ++i) ASSERT_EQ(v[i], static_cast<std::int64_t>(i) + 1) << i;
+#ifdef __linux__
+  EXPECT_EQ(v[n - 1], 0);
+  EXPECT_EQ(v[n / 2], 0);
+#endif
+  a.buffer()->discard_tail(n * 8);  // nothing past the end: a no-op
+  mpp::BufferAllocator plain{[](std::size_t bytes, void*) { return std::malloc(bytes); }, [](void* p, std::size_t, void*) { std::free(p); },
+                             nullptr};
+  mpp::set_buffer_allocator(&plain);
+  mpp::NDArray b = filled();
+  mpp::set_buffer_allocator(static_cast<const mpp::BufferAllocator*>(nullptr));
+  b.buffer()->discard_tail(0);
+  for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(b.data<std::int64_t>()[i], static_cast<std::int64_t>(i) + 1) << i;
+  EXPECT_EQ(b.data<std::int64_t>()[n - 1], static_cast<std::int64_t>(n));
+}

@@ -232,7 +232,7 @@ namespace {
 // array, and each block is a part of it (array_part). The blocks then cost no memory of
 // their own, where copying them out held the stream and the blocks at once (1.9x the
 // arrays returned, on a tetrahedral cube written by meshio). The stream's tail (the codes'
-// share of it) stays allocated with the blocks.
+// share of it) is given back to the system (Buffer::discard_tail).
 void read_mixed(const Document& doc, const io::XmlElement& topo, const NDArray& raw, std::vector<CellBlock>& cells) {
   NDArray v = raw.as_dtype(DType::int64);
   if (!v.owns_data()) v = v.copy();  // not ours to overwrite
@@ -282,6 +282,7 @@ void read_mixed(const Document& doc, const io::XmlElement& topo, const NDArray& 
     cells.push_back(CellBlock::rectangular(std::string(run.type->meshio), array_part(v, at, {run.count, run.k})));
     at += run.count * run.k;
   }
+  if (v.buffer()) v.buffer()->discard_tail(at * sizeof(std::int64_t));  // the codes' share: no block views it
 }
 
 }  // namespace
