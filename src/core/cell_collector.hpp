@@ -8,9 +8,11 @@
 // 0-based positions through a LabelMap in place, and hands the run's buffer over as the
 // block's connectivity (uncopied where GrowableBuffer can), so the labels and the blocks are
 // never both in memory and global cell numbers follow the file. Each row also keeps the byte
-// offset of its record, for the error that names an undefined label: as 4 bytes, its
-// distance from the row before (rows further apart than that, rare, are kept aside whole),
-// so the bookkeeping costs an eighth of a tetrahedron's connectivity, not a quarter.
+// offset of its record, for the error that names an undefined label: as its distance from
+// the row before, a variable-length number (LEB128: one byte up to 126 bytes apart, two up
+// to 16382, as a deck's rows nearly always are; a row before the previous one, rare, is
+// kept aside whole), so the bookkeeping costs about a byte a row, not a quarter of a
+// tetrahedron's connectivity.
 #pragma once
 
 #include <cstddef>
@@ -35,19 +37,26 @@ class CellCollector {
     std::size_t first = 0;  // global (file-order) index of the run's first row
     std::size_t count = 0;
     GrowableBuffer labels;  // count * nodes int64 node labels
-    GrowableBuffer deltas;  // count uint32: each row's byte offset minus the previous row's
-                            // (the first row's: minus `base`, itself); kFar: see `far`
+    GrowableBuffer deltas;  // per row, LEB128: 1 + its byte offset minus the previous row's
+                            // (the first row's: minus `base`, itself, so the byte 0x01);
+                            // 0: the row is in `far`
     std::size_t base = 0, last = 0;  // byte offsets of the first and of the last row
-    std::vector<std::pair<std::size_t, std::size_t>> far;  // (row, offset) of kFar rows
+    std::vector<std::pair<std::size_t, std::size_t>> far;  // (row, offset) of rows before their previous one
 
     // The byte offset of row `row` of the run's record (the error path: a walk over the run).
     std::size_t offset(std::size_t row) const {
-      const auto* d = deltas.as<const std::uint32_t>();
+      const auto* d = reinterpret_cast<const unsigned char*>(deltas.data());
       std::size_t at = base;
       auto next_far = far.begin();
       for (std::size_t i = 0; i <= row; ++i) {
-        if (d[i] != kFar) {
-          at += d[i];
+        std::uint64_t v = 0;
+        for (unsigned shift = 0;; shift += 7) {
+          const unsigned char b = *d++;
+          v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+          if (!(b & 0x80)) break;
+        }
+        if (v != 0) {
+          at += v - 1;
           continue;
         }
         while (next_far->first != i) ++next_far;
@@ -58,16 +67,24 @@ class CellCollector {
     // Appends the offset of row `count` (the caller counts it).
     void record(std::size_t at) {
       if (count == 0) base = last = at;
-      if (at >= last && at - last < kFar) {
-        deltas.push(static_cast<std::uint32_t>(at - last));
+      if (at >= last) {
+        std::uint64_t v = static_cast<std::uint64_t>(at - last) + 1;
+        if (v < 0x80) {
+          deltas.push(static_cast<unsigned char>(v));
+        } else {
+          unsigned char bytes[10];
+          std::size_t n = 0;
+          for (; v >= 0x80; v >>= 7) bytes[n++] = static_cast<unsigned char>(v | 0x80);
+          bytes[n++] = static_cast<unsigned char>(v);
+          std::memcpy(deltas.extend(n), bytes, n);
+        }
       } else {
-        deltas.push(kFar);
+        deltas.push(static_cast<unsigned char>(0));
         far.emplace_back(count, at);
       }
       last = at;
     }
   };
-  static constexpr std::uint32_t kFar = 0xffffffffu;
   struct Block {
     std::string_view type;
     NDArray connectivity;  // (count, nodes) int64 positions
@@ -101,12 +118,10 @@ class CellCollector {
       if (!runs_.empty() && runs_.back().type == r.type && runs_.back().nodes == r.nodes) {
         Run& last = runs_.back();
         last.labels.append_consuming(std::move(r.labels));
-        // r's first delta (0: from itself) becomes its distance from last's last row.
+        // r's first delta (the byte 0x01: from itself) becomes its distance from last's last row.
         const std::size_t joined = last.count;
         last.record(r.base);
-        if (r.count > 1)
-          std::memcpy(last.deltas.extend(r.deltas.size() - sizeof(std::uint32_t)), r.deltas.data() + sizeof(std::uint32_t),
-                      r.deltas.size() - sizeof(std::uint32_t));
+        if (r.count > 1) std::memcpy(last.deltas.extend(r.deltas.size() - 1), r.deltas.data() + 1, r.deltas.size() - 1);
         for (const auto& [row, at] : r.far)
           if (row > 0) last.far.emplace_back(joined + row, at);
         last.last = r.last;

@@ -104,10 +104,12 @@ void Region::canonicalize() {
       bad("region '" + name + "': side entries must have shape (n, 2)");
     const std::size_t n = entries.dim(0);
     auto* p = entries.data<std::int64_t>();
+    bool canonical = true;  // checked in place: a sorted region (the usual case) is not copied
+    for (std::size_t i = 1; i < n && canonical; ++i)
+      canonical = std::pair(p[2 * i - 2], p[2 * i - 1]) < std::pair(p[2 * i], p[2 * i + 1]);
+    if (canonical) return;
     std::vector<std::pair<std::int64_t, std::int64_t>> pairs(n);
     for (std::size_t i = 0; i < n; ++i) pairs[i] = {p[2 * i], p[2 * i + 1]};
-    const bool canonical = std::adjacent_find(pairs.begin(), pairs.end(), [](auto& a, auto& b) { return !(a < b); }) == pairs.end();
-    if (canonical) return;
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     NDArray out = NDArray::uninit(DType::int64, {pairs.size(), 2});

@@ -73,8 +73,8 @@ TEST(CellCollector, MissingLabelNamesTypeLabelAndRowOffset) {
   EXPECT_EQ(first_missing(c, {1, 2}), "line 99 @42");
 }
 
-// Offsets are kept as 4-byte distances: rows more than 4 GB apart (a deck with a huge
-// comment between two elements), rows of a piece appended from another thread, and a
+// Offsets are kept as variable-length distances: rows more than 4 GB apart (a deck with a
+// huge comment between two elements), rows of a piece appended from another thread, and a
 // missing label in each of them still name their exact offset.
 TEST(CellCollector, MissingLabelOffsetsSurviveFarRowsAndAppendedPieces) {
   const std::size_t far = std::size_t{1} << 33;
@@ -86,6 +86,21 @@ TEST(CellCollector, MissingLabelOffsetsSurviveFarRowsAndAppendedPieces) {
     first.append(std::move(second));
     ASSERT_EQ(first.runs().size(), 1u);
     EXPECT_EQ(first_missing(first, {1, 2}), "line 99 @" + std::to_string(offsets[bad])) << "row " << bad;
+  }
+}
+
+// Distances on each side of every width of the encoding (1, 2, 3 bytes and more), and a row
+// before the one it follows (kept aside): each row's offset comes back exact.
+TEST(CellCollector, MissingLabelOffsetsAtEveryDistanceWidth) {
+  const std::size_t gaps[] = {0, 1, 125, 126, 127, 128, 16381, 16382, 16383, 16384, 2097150, 2097151, 2097152, 5};
+  std::vector<std::size_t> offsets{100};
+  for (std::size_t g : gaps) offsets.push_back(offsets.back() + g);
+  offsets.push_back(40);  // before its previous row
+  offsets.push_back(41);
+  for (std::size_t bad = 0; bad < offsets.size(); ++bad) {
+    CellCollector c;
+    for (std::size_t row = 0; row < offsets.size(); ++row) add(c, "line", {1, row == bad ? 99 : 2}, offsets[row]);
+    EXPECT_EQ(first_missing(c, {1, 2}), "line 99 @" + std::to_string(offsets[bad])) << "row " << bad;
   }
 }
 

@@ -473,9 +473,9 @@ class Reader {
         r.kind = RegionKind::cell;
         r.dim = info.dim;
         r.tag = k < ids.size() ? static_cast<int>(ids[k]) : -1;
-        std::vector<std::int64_t> entries(s[0]);
+        r.entries = NDArray::uninit(DType::int64, {s[0]});
+        std::int64_t* entries = r.entries.data<std::int64_t>();
         for (std::size_t i = 0; i < s[0]; ++i) entries[i] = base + static_cast<std::int64_t>(i);
-        r.entries = NDArray::from_vector(entries);
         mesh_.regions.push_back(std::move(r));
       }
       base += static_cast<std::int64_t>(s[0]);

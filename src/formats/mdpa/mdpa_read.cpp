@@ -25,6 +25,7 @@
 // Safe for untrusted input: arrays grow only with the rows actually present, every number
 // is bounded by the end of the text, nesting is capped (kMaxDepth), and labels are resolved
 // after the whole file is read.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -52,8 +53,9 @@ struct DataBlock {
   std::string name;
   char kind = 'n';  // 'n' nodal, 'e' elemental, 'c' conditional
   std::size_t comps = 0, line = 0;
-  std::vector<std::int64_t> ids;
-  std::vector<double> values;  // comps per id
+  LabelList ids;         // consecutive ids (meshio's and Kratos' usual rows) cost nothing
+  GrowableBuffer values;  // comps doubles per id
+  const double* value_data() const { return values.as<const double>(); }
 };
 
 struct Part {
@@ -245,11 +247,12 @@ class Reader {
                                         (bracketed == 1 ? " as [k](...)" : "") + ")",
                                     rest),
                      at);
-      d.values.insert(d.values.end(), vals.begin(), vals.end());
+      std::memcpy(d.values.extend(vals.size() * sizeof(double)), vals.data(), vals.size() * sizeof(double));
     }
     if (d.kind == 'n' && bracketed == 0 && all_flags && d.comps == 2) {  // drop the is_fixed column
-      for (std::size_t r = 0; r < d.ids.size(); ++r) d.values[r] = d.values[2 * r + 1];
-      d.values.resize(d.ids.size());
+      double* v = d.values.as<double>();
+      for (std::size_t r = 0; r < d.ids.size(); ++r) v[r] = v[2 * r + 1];
+      d.values.truncate(d.ids.size() * sizeof(double));
       d.comps = 1;
     }
     data_.push_back(std::move(d));
@@ -369,19 +372,22 @@ class Reader {
     const std::vector<std::int64_t> bases = block_bases(mesh.cells);
     const std::size_t ncells = cells_.rows();
 
-    for (const DataBlock& d : data_) {
+    // Each data block scattered into its variable's array (NaN where no row gives a value),
+    // and its rows given back at once.
+    for (DataBlock& block : data_) {
+      const DataBlock d = std::move(block);  // its rows freed at the end of the iteration
       const bool nodal = d.kind == 'n';
       const std::size_t rows = nodal ? n : ncells;
-      std::vector<double>* target = nullptr;
-      std::size_t* comps = nullptr;
       auto& store = nodal ? point_values_ : cell_values_;
       auto it = store.find(d.name);
       if (it == store.end()) {
-        it = store.emplace(d.name, Values{d.comps, std::vector<double>(rows * d.comps, std::numeric_limits<double>::quiet_NaN())}).first;
+        NDArray values = NDArray::uninit(DType::float64, d.comps == 1 ? NDArray::Shape{rows} : NDArray::Shape{rows, d.comps});
+        std::fill_n(values.data<double>(), rows * d.comps, std::numeric_limits<double>::quiet_NaN());
+        it = store.emplace(d.name, Values{d.comps, std::move(values)}).first;
         order_.push_back({nodal, d.name});
       }
-      comps = &it->second.comps;
-      target = &it->second.values;
+      const std::size_t* comps = &it->second.comps;
+      double* target = it->second.values.data<double>();
       if (*comps != d.comps) {
         warnings_.push_back("skipped '" + d.name + "' at line " + std::to_string(d.line) + ": " + std::to_string(d.comps) +
                             " value(s) a row where an earlier block of that name has " + std::to_string(*comps));
@@ -394,27 +400,26 @@ class Reader {
           ++unknown;
           continue;
         }
-        std::memcpy(target->data() + static_cast<std::size_t>(at) * d.comps, d.values.data() + r * d.comps, d.comps * sizeof(double));
+        std::memcpy(target + static_cast<std::size_t>(at) * d.comps, d.value_data() + r * d.comps, d.comps * sizeof(double));
       }
       if (unknown)
         warnings_.push_back("data '" + d.name + "' (line " + std::to_string(d.line) + ") refers to " + std::to_string(unknown) +
                             (nodal ? " nodes" : d.kind == 'e' ? " elements" : " conditions") + " that were not read; they are left out");
     }
     for (const auto& [nodal, name] : order_) {
-      const Values& v = (nodal ? point_values_ : cell_values_).at(name);
+      Values& v = (nodal ? point_values_ : cell_values_).at(name);
       if (!nodal && mesh.cells.empty()) continue;
       if (nodal) {
-        mesh.point_data[name] = v.comps == 1 ? NDArray::from_vector(v.values, {n}) : NDArray::from_vector(v.values, {n, v.comps});
+        mesh.point_data[name] = std::move(v.values);
         continue;
       }
-      std::vector<NDArray> per_block;
+      std::vector<NDArray> per_block;  // each block's rows a part of the variable's array
       for (std::size_t b = 0; b < mesh.cells.size(); ++b) {
-        const auto first = v.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(bases[b]) * v.comps);
-        const auto last = v.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(bases[b + 1]) * v.comps);
         const std::size_t m = mesh.cells[b].size();
-        std::vector<double> part(first, last);
-        per_block.push_back(v.comps == 1 ? NDArray::from_vector(part, {m}) : NDArray::from_vector(part, {m, v.comps}));
+        const std::size_t first = static_cast<std::size_t>(bases[b]) * v.comps;
+        per_block.push_back(array_part(v.values, first, v.comps == 1 ? NDArray::Shape{m} : NDArray::Shape{m, v.comps}));
       }
+      v.values = NDArray();
       mesh.cell_data[name] = std::move(per_block);
     }
 
@@ -467,7 +472,7 @@ class Reader {
 
   struct Values {
     std::size_t comps;
-    std::vector<double> values;
+    NDArray values;  // (rows,) or (rows, comps)
   };
 
   io::FileBytes file_;

@@ -297,7 +297,7 @@ class Reader {
     bool has_cp = false;
     const std::int64_t cp = int_field_or(1, "CP", 0, &has_cp);
     any_cp_ |= has_cp;
-    cps_.push_back(cp);
+    cps_.push(cp);
     if (cp != 0 && first_cp_line_.find(cp) == first_cp_line_.end()) first_cp_line_.emplace(cp, card_line_);
     for (std::size_t k = 0; k < 3; ++k) xyz_.push(real_field(2 + k, "coordinate"));
   }
@@ -451,7 +451,7 @@ class Reader {
     std::int64_t last_cp = 0;
     const Cord* frame = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::int64_t cp = cps_[i];
+      const std::int64_t cp = cps_.as<const std::int64_t>()[i];
       if (cp == 0) continue;
       if (cp != last_cp) {
         last_cp = cp;
@@ -469,7 +469,7 @@ class Reader {
       double* x = xyz_.as<double>() + 3 * i;
       const auto b = to_basic(*frame, x);
       std::memcpy(x, b.data(), sizeof b);
-      cps_[i] = 0;
+      cps_.as<std::int64_t>()[i] = 0;
     }
     std::vector<std::pair<std::int64_t, std::size_t>> left(unresolved.begin(), unresolved.end());
     std::sort(left.begin(), left.end());
@@ -496,7 +496,8 @@ class Reader {
     apply_coordinate_systems();
     const std::size_t n = ids_.size();
     mesh.points = xyz_.take(DType::float64, {n, 3});  // uncopied where GrowableBuffer can
-    if (any_cp_) mesh.point_data["nastran:ref"] = NDArray::from_vector(cps_);
+    if (any_cp_) mesh.point_data["nastran:ref"] = cps_.take(DType::int64, {n});  // uncopied where it can
+    cps_.clear();
 
     LabelMap map;
     const auto dup = map.build(ids_);
@@ -546,7 +547,7 @@ class Reader {
 
   // GRIDs.
   LabelList ids_;
-  std::vector<std::int64_t> cps_;
+  GrowableBuffer cps_;  // the CP of each GRID (int64)
   GrowableBuffer xyz_;  // 3 doubles per GRID
   bool any_cp_ = false;
   std::unordered_map<std::int64_t, std::size_t> first_cp_line_;

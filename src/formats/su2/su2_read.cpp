@@ -275,7 +275,10 @@ class Reader {
     std::int64_t point_base = 0, cell_base = 0;
     for (Zone* z : chosen) {
       const std::size_t np = several ? z->points.dim(0) : total_points;
-      if (several && np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
+      if (several) {
+        if (np) std::memcpy(m.points.data<double>() + static_cast<std::size_t>(point_base) * dim, z->points.raw(), np * dim * sizeof(double));
+        z->points = NDArray();
+      }
       // meshio's blocks: per section one per type in type-id order, then the boundary
       // blocks merged into one per type at the first one's place.
       std::vector<Block> blocks;
@@ -296,10 +299,7 @@ class Reader {
           }
           blocks.push_back(Block{&kTypes[t], {part}, rows});
         }
-      // Each block's arrays, allocated once and filled from the sections' rows; the marker
-      // elements collected with their global cell index on the way.
-      std::vector<char> on_marker(total_points, 0);
-      std::vector<Facet> elems;
+      // Each block's arrays, allocated once and filled from the sections' rows.
       std::vector<NDArray> conns;
       std::int64_t base = cell_base;
       for (const auto& b : blocks) {
@@ -327,49 +327,78 @@ class Reader {
           }
         }
         NDArray tag = NDArray::uninit(DType::int32, {b.rows});
-        const std::int64_t* c = conn.data<const std::int64_t>();
         std::int32_t* tg = tag.data<std::int32_t>();
         std::size_t row = 0;
         for (int part : b.parts) {
           const std::int32_t tag_id = part < 0 ? 0 : z->markers[static_cast<std::size_t>(part)].tag_id;
-          for (const std::size_t end = row + section(part).per_type[ti]; row < end; ++row) {
-            tg[row] = tag_id;
-            if (part >= 0) {
-              const std::int64_t* out = c + row * k;
-              for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
-              elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(row), part));
-            }
-          }
+          const std::size_t end = row + section(part).per_type[ti];
+          std::fill(tg + row, tg + end, tag_id);
+          row = end;
         }
         conns.push_back(std::move(conn));
         tags.push_back(std::move(tag));
         base += static_cast<std::int64_t>(b.rows);
       }
-      // Marker elements, each distinct (nodes, marker) pair once, sorted by their node key;
-      // a volume facet finds its equals by binary search inside the range of its smallest
-      // node (a counting sort gives the ranges). Only facets whose nodes all lie on some
-      // marker element are looked up: flagging those nodes keeps the interior out. Walking
-      // the cells in order leaves every region's entries sorted. A marker element may be a
-      // facet of two volume cells at most (else the mesh is not conforming): that bound also
-      // keeps hostile files (duplicated cells, a face in thousands of markers) linear.
+      // Every row is in a block now: the sections give their memory back before the markers
+      // are matched (their row counts and offsets stay, for the messages).
+      for (int part = -1; part < static_cast<int>(z->markers.size()); ++part) {
+        Section& sec = part < 0 ? z->volume : z->markers[static_cast<std::size_t>(part)].elems;
+        sec.nodes.clear();
+        std::vector<std::uint8_t>().swap(sec.types);
+      }
+      // The marker elements, each with its global cell index and its marker, and the nodes
+      // they touch flagged.
+      std::vector<char> on_marker(total_points, 0);
+      std::vector<Facet> elems;
+      {
+        std::size_t marker_rows = 0;
+        for (const auto& mk : z->markers)
+          for (const std::size_t r : mk.elems.per_type) marker_rows += r;
+        elems.reserve(marker_rows);
+      }
+      base = cell_base;
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        const auto& b = blocks[bi];
+        const std::size_t k = static_cast<std::size_t>(b.type->nodes);
+        const auto ti = static_cast<std::size_t>(b.type - kTypes.data());
+        const std::int64_t* c = conns[bi].data<const std::int64_t>();
+        std::size_t row = 0;
+        for (int part : b.parts) {
+          const std::size_t end = row + section(part).per_type[ti];
+          if (part >= 0)
+            for (std::size_t r = row; r < end; ++r) {
+              const std::int64_t* out = c + r * k;
+              for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
+              elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(r), part));
+            }
+          row = end;
+        }
+        base += static_cast<std::int64_t>(b.rows);
+      }
+      // Sorted by node key, then marker, then cell: a group of equal (key, marker) is one
+      // distinct marker element, whatever its duplicates. A volume facet finds its equals by
+      // binary search inside the range of its smallest node (a counting sort gives the
+      // ranges). Only facets whose nodes all lie on some marker element are looked up:
+      // flagging those nodes keeps the interior out. Walking the cells in order leaves every
+      // region's entries sorted. A marker element may be a facet of two volume cells at most
+      // (else the mesh is not conforming): that bound also keeps hostile files (duplicated
+      // cells, a face in thousands of markers) linear.
       auto key_less = [](const Facet& x, const Facet& y) {
-        for (int i = 0; i < 4; ++i)
-          if (x.key[static_cast<std::size_t>(i)] != y.key[static_cast<std::size_t>(i)]) return x.key[static_cast<std::size_t>(i)] < y.key[static_cast<std::size_t>(i)];
-        return x.b < y.b;
+        if (x.key != y.key) return x.key < y.key;
+        return x.b != y.b ? x.b < y.b : x.a < y.a;
       };
-      std::vector<Facet> uniq(elems);
-      std::sort(uniq.begin(), uniq.end(), key_less);
-      uniq.erase(std::unique(uniq.begin(), uniq.end(), [](const Facet& x, const Facet& y) { return x.key == y.key && x.b == y.b; }), uniq.end());
+      std::sort(elems.begin(), elems.end(), key_less);
+      auto same_group = [&](std::size_t i) { return i > 0 && elems[i - 1].key == elems[i].key && elems[i - 1].b == elems[i].b; };
       std::vector<std::size_t> bucket(total_points + 1, 0);
-      for (const Facet& e : uniq) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
+      for (const Facet& e : elems) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
       for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
-      std::vector<std::uint8_t> owners(uniq.size(), 0);
-      std::vector<std::vector<std::int64_t>> sides(z->markers.size()), unowned(z->markers.size());
+      std::vector<std::uint8_t> owners(elems.size(), 0);  // per group, at its first element
+      std::vector<GrowableBuffer> sides(z->markers.size()), unowned(z->markers.size());
       base = cell_base;
       for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         const auto& b = blocks[bi];
         const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
-        if (!uniq.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
+        if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
           const auto& facets = cell_facets(b.type->type);
           for (std::size_t i = 0; i < rows; ++i) {
             const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
@@ -380,35 +409,41 @@ class Reader {
               if (!all) continue;
               const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, std::numeric_limits<std::int64_t>::min());
               const auto n0 = static_cast<std::size_t>(key.key[0]);
-              auto q = std::lower_bound(uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0]), uniq.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]), key, key_less);
-              for (; q != uniq.end() && q->key == key.key; ++q) {
-                const auto u = static_cast<std::size_t>(q - uniq.begin());
+              const auto from = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0]);
+              const auto to = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]);
+              for (auto q = std::lower_bound(from, to, key, key_less); q != to && q->key == key.key; ++q) {
+                const auto u = static_cast<std::size_t>(q - elems.begin());
+                if (same_group(u)) continue;
                 if (++owners[u] > 2)
                   cur_.fail_at("marker '" + z->markers[static_cast<std::size_t>(q->b)].tag + "': an element is a facet of more than two volume cells (expected a conforming mesh)",
                                cur_.begin() + z->markers[static_cast<std::size_t>(q->b)].elems.at);
                 auto& side = sides[static_cast<std::size_t>(q->b)];
-                side.push_back(base + static_cast<std::int64_t>(i));
-                side.push_back(static_cast<std::int64_t>(f));
+                side.push(base + static_cast<std::int64_t>(i));
+                side.push(static_cast<std::int64_t>(f));
               }
             }
           }
         }
         base += static_cast<std::int64_t>(rows);
       }
-      for (const Facet& e : elems) {
-        const auto q = std::lower_bound(uniq.begin(), uniq.end(), e, key_less);
-        if (owners[static_cast<std::size_t>(q - uniq.begin())] == 0) unowned[static_cast<std::size_t>(e.b)].push_back(e.a);
+      for (std::size_t i = 0, group = 0; i < elems.size(); ++i) {
+        if (!same_group(i)) group = i;
+        if (owners[group] == 0) unowned[static_cast<std::size_t>(elems[i].b)].push(elems[i].a);
       }
+      std::vector<Facet>().swap(elems);
       const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
       for (std::size_t k = 0; k < z->markers.size(); ++k) {
         const auto& mk = z->markers[k];
-        if (!sides[k].empty()) {
-          Region r{prefix + mk.tag, RegionKind::side, static_cast<int>(dim) - 1, mk.tag_id, NDArray::from_vector(sides[k], {sides[k].size() / 2, 2})};
+        const bool has_sides = sides[k].size() != 0;
+        if (has_sides) {
+          const std::size_t n = sides[k].size() / (2 * sizeof(std::int64_t));
+          Region r{prefix + mk.tag, RegionKind::side, static_cast<int>(dim) - 1, mk.tag_id, sides[k].take(DType::int64, {n, 2})};
           r.canonicalize();
           m.regions.push_back(std::move(r));
         }
-        if (!unowned[k].empty() || sides[k].empty()) {
-          Region r{prefix + mk.tag, RegionKind::cell, static_cast<int>(dim) - 1, mk.tag_id, NDArray::from_vector(unowned[k])};
+        if (unowned[k].size() != 0 || !has_sides) {
+          const std::size_t n = unowned[k].size() / sizeof(std::int64_t);
+          Region r{prefix + mk.tag, RegionKind::cell, static_cast<int>(dim) - 1, mk.tag_id, unowned[k].take(DType::int64, {n})};
           r.canonicalize();
           m.regions.push_back(std::move(r));
         }
