@@ -115,7 +115,10 @@ void GrowableBuffer::append_consuming(GrowableBuffer&& other) {
     std::memcpy(to, other.data_, other.size_);
     return other.clear();
   }
-  constexpr std::size_t kPiece = std::size_t{4} << 20;  // a multiple of any page size
+  // A multiple of any page size, small beside the buffers joined: both hold at most this
+  // much of the same bytes at once (4 MiB pieces let a 3.9 MB half of the bracket's FLAC3D
+  // zones live twice, and its read peak at 1.27x the arrays).
+  constexpr std::size_t kPiece = std::size_t{256} << 10;
   for (std::size_t at = 0; at < other.size_; at += kPiece) {
     const std::size_t n = std::min(kPiece, other.size_ - at);
     std::memcpy(to + at, other.data_ + at, n);

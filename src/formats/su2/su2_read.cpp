@@ -29,6 +29,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #include "core/growable_buffer.hpp"
@@ -230,21 +231,118 @@ class Reader {
                      cur_.begin() + s.at);
   }
 
-  // A facet by its sorted node indices (unused places -1), with two payload values: for a
-  // marker element its (cell, marker).
-  struct Facet {
-    std::array<std::int64_t, 4> key;
-    std::int64_t a, b;
+  // A facet by its sorted node indices (unused places: -1, or K's largest value, which no
+  // index reaches), with two payload values: for a marker element its (cell, marker).
+  template <class K> struct Facet {
+    std::array<K, 4> key;
+    K a, b;
   };
-  template <class Nodes> static Facet facet(Nodes&& node, std::size_t k, std::int64_t a, std::int64_t b) {
-    Facet f{{-1, -1, -1, -1}, a, b};
+  template <class K, class Nodes> static Facet<K> facet(Nodes&& node, std::size_t k, K a, K b) {
+    const K unused = std::is_signed_v<K> ? K(-1) : std::numeric_limits<K>::max();
+    Facet<K> f{{unused, unused, unused, unused}, a, b};
     for (std::size_t i = 0; i < k; ++i) {  // insertion sort of at most 4 values
-      std::int64_t v = node(i);
+      const K v = static_cast<K>(node(i));
       std::size_t j = i;
       for (; j > 0 && f.key[j - 1] > v; --j) f.key[j] = f.key[j - 1];
       f.key[j] = v;
     }
     return f;
+  }
+
+  // The marker elements of zone `z` matched to the facets of its volume cells (the blocks'
+  // connectivity `conns`, cells numbered from cell_base): per marker, the (cell, facet) pairs
+  // it covers (`sides`) and the marker elements that are no volume cell's facet, as cells
+  // (`unowned`). K holds every node, cell and marker index (see Facet).
+  template <class K>
+  void match_markers(const Zone& zone, const std::vector<Block>& blocks, const std::vector<NDArray>& conns, std::int64_t cell_base,
+                     std::size_t total_points, std::size_t dim, std::vector<GrowableBuffer>& sides,
+                     std::vector<GrowableBuffer>& unowned) const {
+    const Zone* z = &zone;
+    auto section = [&](int part) -> const Section& { return part < 0 ? z->volume : z->markers[static_cast<std::size_t>(part)].elems; };
+    using F = Facet<K>;
+    std::int64_t base = cell_base;
+    // The marker elements, each with its global cell index and its marker, and the nodes
+    // they touch flagged.
+    std::vector<char> on_marker(total_points, 0);
+    std::vector<F> elems;
+    {
+      std::size_t marker_rows = 0;
+      for (const auto& mk : z->markers)
+        for (const std::size_t r : mk.elems.per_type) marker_rows += r;
+      elems.reserve(marker_rows);
+    }
+    for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+      const auto& b = blocks[bi];
+      const std::size_t k = static_cast<std::size_t>(b.type->nodes);
+      const auto ti = static_cast<std::size_t>(b.type - kTypes.data());
+      const std::int64_t* c = conns[bi].data<const std::int64_t>();
+      std::size_t row = 0;
+      for (int part : b.parts) {
+        const std::size_t end = row + section(part).per_type[ti];
+        if (part >= 0)
+          for (std::size_t r = row; r < end; ++r) {
+            const std::int64_t* out = c + r * k;
+            for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
+            elems.push_back(facet<K>([&](std::size_t j) { return out[j]; }, k, static_cast<K>(base + static_cast<std::int64_t>(r)), static_cast<K>(part)));
+          }
+        row = end;
+      }
+      base += static_cast<std::int64_t>(b.rows);
+    }
+    // Sorted by node key, then marker, then cell: a group of equal (key, marker) is one
+    // distinct marker element, whatever its duplicates. A volume facet finds its equals by
+    // binary search inside the range of its smallest node (a counting sort gives the
+    // ranges). Only facets whose nodes all lie on some marker element are looked up:
+    // flagging those nodes keeps the interior out. Walking the cells in order leaves every
+    // region's entries sorted. A marker element may be a facet of two volume cells at most
+    // (else the mesh is not conforming): that bound also keeps hostile files (duplicated
+    // cells, a face in thousands of markers) linear.
+    auto key_less = [](const F& x, const F& y) {
+      if (x.key != y.key) return x.key < y.key;
+      return x.b != y.b ? x.b < y.b : x.a < y.a;
+    };
+    std::sort(elems.begin(), elems.end(), key_less);
+    auto same_group = [&](std::size_t i) { return i > 0 && elems[i - 1].key == elems[i].key && elems[i - 1].b == elems[i].b; };
+    std::vector<K> bucket(total_points + 1, 0);  // K holds every count: elems has fewer than cells
+    for (const F& e : elems) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
+    for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
+    std::vector<std::uint8_t> owners(elems.size(), 0);  // per group, at its first element
+    base = cell_base;
+    for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+      const auto& b = blocks[bi];
+      const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
+      if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
+        const auto& facets = cell_facets(b.type->type);
+        for (std::size_t i = 0; i < rows; ++i) {
+          const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
+          for (std::size_t f = 0; f < facets.size(); ++f) {
+            const auto& local = facets[f];
+            bool all = true;
+            for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
+            if (!all) continue;
+            const F key = facet<K>([&](std::size_t j) { return c[local[j]]; }, local.size(), std::numeric_limits<K>::min(), std::numeric_limits<K>::min());
+            const auto n0 = static_cast<std::size_t>(key.key[0]);
+            const auto from = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0]);
+            const auto to = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]);
+            for (auto q = std::lower_bound(from, to, key, key_less); q != to && q->key == key.key; ++q) {
+              const auto u = static_cast<std::size_t>(q - elems.begin());
+              if (same_group(u)) continue;
+              if (++owners[u] > 2)
+                cur_.fail_at("marker '" + z->markers[static_cast<std::size_t>(q->b)].tag + "': an element is a facet of more than two volume cells (expected a conforming mesh)",
+                             cur_.begin() + z->markers[static_cast<std::size_t>(q->b)].elems.at);
+              auto& side = sides[static_cast<std::size_t>(q->b)];
+              side.push(base + static_cast<std::int64_t>(i));
+              side.push(static_cast<std::int64_t>(f));
+            }
+          }
+        }
+      }
+      base += static_cast<std::int64_t>(rows);
+    }
+    for (std::size_t i = 0, group = 0; i < elems.size(); ++i) {
+      if (!same_group(i)) group = i;
+      if (owners[group] == 0) unowned[static_cast<std::size_t>(elems[i].b)].push(static_cast<std::int64_t>(elems[i].a));
+    }
   }
 
   Mesh build() {
@@ -346,91 +444,14 @@ class Reader {
         sec.nodes.clear();
         std::vector<std::uint8_t>().swap(sec.types);
       }
-      // The marker elements, each with its global cell index and its marker, and the nodes
-      // they touch flagged.
-      std::vector<char> on_marker(total_points, 0);
-      std::vector<Facet> elems;
-      {
-        std::size_t marker_rows = 0;
-        for (const auto& mk : z->markers)
-          for (const std::size_t r : mk.elems.per_type) marker_rows += r;
-        elems.reserve(marker_rows);
-      }
-      base = cell_base;
-      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
-        const auto& b = blocks[bi];
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes);
-        const auto ti = static_cast<std::size_t>(b.type - kTypes.data());
-        const std::int64_t* c = conns[bi].data<const std::int64_t>();
-        std::size_t row = 0;
-        for (int part : b.parts) {
-          const std::size_t end = row + section(part).per_type[ti];
-          if (part >= 0)
-            for (std::size_t r = row; r < end; ++r) {
-              const std::int64_t* out = c + r * k;
-              for (std::size_t j = 0; j < k; ++j) on_marker[static_cast<std::size_t>(out[j])] = 1;
-              elems.push_back(facet([&](std::size_t j) { return out[j]; }, k, base + static_cast<std::int64_t>(r), part));
-            }
-          row = end;
-        }
-        base += static_cast<std::int64_t>(b.rows);
-      }
-      // Sorted by node key, then marker, then cell: a group of equal (key, marker) is one
-      // distinct marker element, whatever its duplicates. A volume facet finds its equals by
-      // binary search inside the range of its smallest node (a counting sort gives the
-      // ranges). Only facets whose nodes all lie on some marker element are looked up:
-      // flagging those nodes keeps the interior out. Walking the cells in order leaves every
-      // region's entries sorted. A marker element may be a facet of two volume cells at most
-      // (else the mesh is not conforming): that bound also keeps hostile files (duplicated
-      // cells, a face in thousands of markers) linear.
-      auto key_less = [](const Facet& x, const Facet& y) {
-        if (x.key != y.key) return x.key < y.key;
-        return x.b != y.b ? x.b < y.b : x.a < y.a;
-      };
-      std::sort(elems.begin(), elems.end(), key_less);
-      auto same_group = [&](std::size_t i) { return i > 0 && elems[i - 1].key == elems[i].key && elems[i - 1].b == elems[i].b; };
-      std::vector<std::size_t> bucket(total_points + 1, 0);
-      for (const Facet& e : elems) ++bucket[static_cast<std::size_t>(e.key[0]) + 1];
-      for (std::size_t i = 1; i < bucket.size(); ++i) bucket[i] += bucket[i - 1];
-      std::vector<std::uint8_t> owners(elems.size(), 0);  // per group, at its first element
+      // Which volume cell facets the marker elements are: as 4-byte numbers where every node,
+      // cell and marker index fits (the facets then take half the memory), else 8-byte.
       std::vector<GrowableBuffer> sides(z->markers.size()), unowned(z->markers.size());
-      base = cell_base;
-      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
-        const auto& b = blocks[bi];
-        const std::size_t k = static_cast<std::size_t>(b.type->nodes), rows = b.rows;
-        if (!elems.empty() && cell_type(b.type->type).dim == static_cast<int>(dim)) {
-          const auto& facets = cell_facets(b.type->type);
-          for (std::size_t i = 0; i < rows; ++i) {
-            const std::int64_t* c = conns[bi].data<std::int64_t>() + i * k;
-            for (std::size_t f = 0; f < facets.size(); ++f) {
-              const auto& local = facets[f];
-              bool all = true;
-              for (int l : local) all = all && on_marker[static_cast<std::size_t>(c[l])];
-              if (!all) continue;
-              const Facet key = facet([&](std::size_t j) { return c[local[j]]; }, local.size(), 0, std::numeric_limits<std::int64_t>::min());
-              const auto n0 = static_cast<std::size_t>(key.key[0]);
-              const auto from = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0]);
-              const auto to = elems.begin() + static_cast<std::ptrdiff_t>(bucket[n0 + 1]);
-              for (auto q = std::lower_bound(from, to, key, key_less); q != to && q->key == key.key; ++q) {
-                const auto u = static_cast<std::size_t>(q - elems.begin());
-                if (same_group(u)) continue;
-                if (++owners[u] > 2)
-                  cur_.fail_at("marker '" + z->markers[static_cast<std::size_t>(q->b)].tag + "': an element is a facet of more than two volume cells (expected a conforming mesh)",
-                               cur_.begin() + z->markers[static_cast<std::size_t>(q->b)].elems.at);
-                auto& side = sides[static_cast<std::size_t>(q->b)];
-                side.push(base + static_cast<std::int64_t>(i));
-                side.push(static_cast<std::int64_t>(f));
-              }
-            }
-          }
-        }
-        base += static_cast<std::int64_t>(rows);
-      }
-      for (std::size_t i = 0, group = 0; i < elems.size(); ++i) {
-        if (!same_group(i)) group = i;
-        if (owners[group] == 0) unowned[static_cast<std::size_t>(elems[i].b)].push(elems[i].a);
-      }
-      std::vector<Facet>().swap(elems);
+      constexpr std::size_t kNarrow = std::numeric_limits<std::uint32_t>::max();
+      if (total_points < kNarrow && static_cast<std::size_t>(base) < kNarrow && z->markers.size() < kNarrow)
+        match_markers<std::uint32_t>(*z, blocks, conns, cell_base, total_points, dim, sides, unowned);
+      else
+        match_markers<std::int64_t>(*z, blocks, conns, cell_base, total_points, dim, sides, unowned);
       const std::string prefix = several ? "zone_" + std::to_string(z->index) + ":" : "";
       for (std::size_t k = 0; k < z->markers.size(); ++k) {
         const auto& mk = z->markers[k];
