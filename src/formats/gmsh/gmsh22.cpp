@@ -41,6 +41,11 @@ class HeaderWindow {
     }
     return buffer_.get() + (offset - start_);
   }
+  // Gives the window's memory back (before the blocks it described are allocated).
+  void release() {
+    buffer_.reset();
+    start_ = size_ = 0;
+  }
 
  private:
   static constexpr std::size_t kBytes = std::size_t(4) << 20;
@@ -203,6 +208,7 @@ void read_elements(ReadState& st) {
         spans.push_back({t, nt, static_cast<std::size_t>(follow), follow == 1 ? header : header + 12, follow == 1});
     }
     const char* after = in.cur.ptr();
+    window.release();
     alloc_blocks(st, runs);
     std::size_t b = 0, filled = 0;
     for (const Span& s : spans) {
