@@ -269,6 +269,7 @@ class File {
     count.push_back(n);
     const std::string what = "variable " + var_name(varid);
     if (stride == 1) {
+      uncached(varid);
       if (n > 0) check(nc::get_vara(id_, varid, start.data(), count.data(), dtype, out), what);
       return;
     }
@@ -284,7 +285,19 @@ class File {
         for (std::size_t k = 0; k < c; ++k) dst[(i + k) * stride] = scratch[k];
       }
     });
+    release_chunk_cache(varid);
   }
+
+  // Chunks of a netCDF-4 variable go through HDF5's chunk cache, one per variable, kept
+  // until the file closes (and HDF5's free lists keep its memory after that): a nodal
+  // variable's chunk sat beside the array read from it. A read that covers whole chunks
+  // turns the cache off first, so HDF5 reads each chunk straight into the array; a read in
+  // pieces (the strided one above) keeps it, so no chunk is read twice, and gives it back
+  // after.
+  void uncached(int varid) const {
+    if (netcdf4_) nc_set_var_chunk_cache(id_, varid, 0, 0, 0.75f);
+  }
+  void release_chunk_cache(int varid) const { uncached(varid); }
 
  private:
   std::string path_;
@@ -711,6 +724,7 @@ class Reader {
           std::vector<std::size_t> start(shapes[m].size() + 1, 0), count = {1};
           start[0] = step_;
           count.insert(count.end(), shapes[m].begin(), shapes[m].end());
+          f_.uncached(vars[m]);
           f_.check(nc::get_vara(f_.id(), vars[m], start.data(), count.data(), dtype, a.raw()),
                    "variable " + f_.var_name(vars[m]));
         }
