@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "core/growable_buffer.hpp"
-#include "core/parallel.hpp"
 
 namespace meshioplusplus {
 
@@ -142,51 +141,24 @@ template <class T> class WeldTable {
   std::size_t count_ = 0;
 };
 
-// Welds `n` vertices of type T (3 coordinates each). `load(i, T out[3])` fetches vertex i
-// (called concurrently from several threads). Writes the point id of every vertex to
-// ids[0..n) and leaves each point's coordinates (those of its first vertex, bit for bit) in
-// `points` (3 T per point); returns the number of points, or SIZE_MAX past 2^32 - 2 points (the caller
-// raises ReadError).
+// Welds `n` vertices of type T (3 coordinates each). `load(i, T out[3])` fetches vertex i.
+// Writes the point id of every vertex to ids[0..n) and leaves each point's coordinates
+// (those of its first vertex, bit for bit) in `points` (3 T per point); returns the number
+// of points, or SIZE_MAX past 2^32 - 2 points (the caller raises ReadError).
 //
-// On several threads the vertices are cut into consecutive ranges, each welded on its own
-// (ids local to the range, first-occurrence order within it). The first range's table then
-// takes in every later range's points in order, which gives each the global id of its
-// first occurrence in the whole file; a last parallel pass rewrites the local ids. The
-// result is the same for any thread count.
+// One table, on one thread. Welding ranges on several threads needs a table per range and a
+// serial merge of the later ranges' points into the first's: on the 2-core VM of
+// docs/benchmarks.md that read the skin's binary STL (1.3M facets) in 172 ms against 114 ms
+// on one thread, and its peak memory was 1.38x the arrays returned against 1.14x (the
+// second table and the points it held twice). The table starts at the size a closed
+// surface needs (about one point per six vertices), so such a surface never rehashes.
 template <class T, class Load>
-std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, GrowableBuffer& points, unsigned threads) {
+std::size_t weld(std::size_t n, Load&& load, std::int64_t* ids, GrowableBuffer& points) {
   static_assert(std::is_floating_point_v<T>);
-  // A closed triangulated surface has about one point per six vertices.
-  const std::size_t parts = n < (std::size_t(1) << 18) ? 1 : std::max<std::size_t>(1, std::min<std::size_t>(threads, 8));
-  std::vector<WeldTable<T>> tables;
-  tables.reserve(parts);
-  for (std::size_t k = 0; k < parts; ++k) tables.emplace_back(n / parts / 6);
-  auto range = [&](std::size_t k) { return std::pair<std::size_t, std::size_t>{n * k / parts, n * (k + 1) / parts}; };
-  std::vector<char> ok(parts, 1);
-  parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t k) {
-    ok[k] = tables[k].run(range(k).first, range(k).second, load, ids);
-  });
-  for (char o : ok)
-    if (!o) return SIZE_MAX;
-  WeldTable<T>& global = tables[0];
-  std::vector<std::vector<std::uint32_t>> to_global(parts);
-  for (std::size_t k = 1; k < parts; ++k) {
-    const T* local = tables[k].points().template as<T>();
-    to_global[k].resize(tables[k].size());
-    for (std::size_t p = 0; p < tables[k].size(); ++p) {
-      const std::size_t id = global.find_or_add(local + 3 * p, weld_hash(local + 3 * p));
-      if (id == WeldTable<T>::kFull) return SIZE_MAX;
-      to_global[k][p] = static_cast<std::uint32_t>(id);
-    }
-    tables[k].points().clear();
-  }
-  parallel_for(parts - 1, static_cast<unsigned>(parts), [&](std::size_t k1) {
-    const std::size_t k = k1 + 1;
-    const std::uint32_t* map = to_global[k].data();
-    for (std::size_t i = range(k).first; i < range(k).second; ++i) ids[i] = map[ids[i]];
-  });
-  points = std::move(global.points());
-  return global.size();
+  WeldTable<T> table(n / 6);
+  if (!table.run(0, n, load, ids)) return SIZE_MAX;
+  points = std::move(table.points());
+  return table.size();
 }
 
 }  // namespace meshioplusplus

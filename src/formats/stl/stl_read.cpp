@@ -72,7 +72,7 @@ NDArray corner_cells(std::uint64_t n) {
   return cells;
 }
 
-Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n, unsigned threads, bool merge) {
+Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64_t n, bool merge) {
   const char* base = file.data() + kHeaderBytes;
   NDArray normals = NDArray::uninit(DType::float32, {n, 3});
   float* nrm = normals.data<float>();
@@ -92,7 +92,7 @@ Mesh read_binary(const io::FileBytes& file, const std::string& path, std::uint64
     std::memcpy(out, base + kTriangleBytes * (i / 3) + 12 + 12 * (i % 3), 12);
     if (swap) io::byteswap_inplace(out, 3, 4);
   };
-  const std::size_t np = weld<float>(3 * n, load, cells.data<std::int64_t>(), merged, threads);
+  const std::size_t np = weld<float>(3 * n, load, cells.data<std::int64_t>(), merged);
   if (np == SIZE_MAX) throw ReadError(error_message("stl", path, {}, "more than 2^32 - 2 distinct points are not supported"));
   return assemble(merged.take(DType::float32, {np, 3}), std::move(cells), std::move(normals));
 }
@@ -250,7 +250,6 @@ bool looks_binary(std::string_view text) {
 
 Mesh read_stl(const std::string& path, const Options& options) {
   OptionReader opts(options, "stl");
-  const unsigned threads = opts.threads();
   const bool merge = opts.get_bool("merge", true);
   opts.finish();
   io::FileBytes file(path, "stl");
@@ -258,7 +257,7 @@ Mesh read_stl(const std::string& path, const Options& options) {
   const bool has_header = file.size() >= kHeaderBytes;
   if (has_header) {
     declared = io::load<std::uint32_t>(file.data() + 80, true);
-    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n, threads, merge);
+    if (auto n = binary_triangle_count(file.size(), declared)) return read_binary(file, path, *n, merge);
   }
   if (starts_with_solid(file.text())) {
     try {
