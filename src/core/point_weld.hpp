@@ -148,8 +148,8 @@ template <class T> class WeldTable {
 //
 // One table, on one thread. Welding ranges on several threads needs a table per range and a
 // serial merge of the later ranges' points into the first's: on the 2-core VM of
-// docs/benchmarks.md that read the skin's binary STL (1.3M facets) in 172 ms against 114 ms
-// on one thread, and its peak memory was 1.38x the arrays returned against 1.14x (the
+// docs/benchmarks.md that read the skin's binary STL (1.3M facets) in 172-210 ms against 114-160
+// ms on one thread, and its peak memory was 1.38x the arrays returned against 1.15x (the
 // second table and the points it held twice). The table starts at the size a closed
 // surface needs (about one point per six vertices), so such a surface never rehashes.
 template <class T, class Load>
