@@ -153,12 +153,22 @@ class Reader {
       }
   }
 
-  void place_all(const NamedArrays& list, NamedArrays& whole, const Placement& pl, const Dims& whole_size,
+  // True when the piece is the whole grid (the usual single-piece file): its arrays are
+  // then the whole's, taken as they are instead of copied into zeroed ones.
+  static bool covers(const Placement& pl, const Dims& whole_size) {
+    return pl.offset == Dims{0, 0, 0} && pl.size == whole_size;
+  }
+
+  void place_all(NamedArrays list, NamedArrays& whole, const Placement& pl, const Dims& whole_size,
                  std::size_t whole_rows, const XmlElement& where) {
-    for (const auto& [name, a] : list) {
+    for (auto& [name, a] : list) {
       NDArray* target = nullptr;
       for (auto& [n2, a2] : whole)
         if (n2 == name) target = &a2;
+      if (!target && covers(pl, whole_size) && a.ndim() >= 1 && a.dim(0) == whole_rows) {
+        whole.emplace_back(name, std::move(a));
+        continue;
+      }
       if (!target) {
         NDArray::Shape shape = a.shape();
         shape[0] = whole_rows;
@@ -197,6 +207,11 @@ class Reader {
         place_all(x_.read_data(ch, pnc), cell_data_, cells, wc, nc_, ch);
       } else if (ch.name == "Points" && kind_ == GridKind::structured) {
         NDArray p = x_.read_points(ch, pnp);
+        if (!have_points_ && covers(pts, n_) && p.ndim() == 2 && p.dim(0) == np_ && p.dim(1) == 3) {
+          points_ = std::move(p);
+          have_points_ = true;
+          continue;
+        }
         if (!have_points_) points_ = NDArray::zeros(p.dtype(), {np_, 3}), have_points_ = true;
         if (p.dtype() != points_.dtype()) p = p.as_dtype(points_.dtype());
         place(p, points_, pts, n_);
