@@ -39,7 +39,7 @@ class GrowableBuffer {
 
   // Room for `bytes` more at the end; returns where they go, valid until the next extend().
   char* extend(std::size_t bytes) {
-    if (!data_ || bytes > capacity_ - size_) grow(bytes);
+    if (!data_ || bytes > ready_ - size_) grow(bytes);
     char* at = data_ + size_;
     size_ += bytes;
     return at;
@@ -70,9 +70,12 @@ class GrowableBuffer {
 
  private:
   void grow(std::size_t need);
+  void populate_to(std::size_t need);
 
   char* data_ = nullptr;
-  std::size_t size_ = 0, capacity_ = 0;
+  // ready_: the bytes from data_ that extend() hands out without grow(): capacity_ on the
+  // heap; in a mapping, the pages populated so far (a page-aligned watermark, see grow()).
+  std::size_t size_ = 0, capacity_ = 0, ready_ = 0;
   bool mapped_ = false;
 };
 

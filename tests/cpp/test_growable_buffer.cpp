@@ -62,3 +62,20 @@ TEST(GrowableBuffer, AppendConsumingKeepsEveryByteInOrder) {
     EXPECT_EQ(empty.as<std::int64_t>()[5000], -1);
   }
 }
+
+// A mapped buffer is populated a step at a time ahead of the writes: values pushed one by
+// one across many steps, a truncation back into populated pages and pushes after it keep
+// every byte, and take() hands over exactly the bytes written.
+TEST(GrowableBuffer, PushesAcrossPopulateStepsAndTruncationKeepEveryValue) {
+  GrowableBuffer b;
+  const std::int64_t n = 500000;  // 4 MB: mapped, dozens of steps
+  for (std::int64_t i = 0; i < n; ++i) b.push(i * 3);
+  ASSERT_TRUE(b.mapped());
+  b.truncate(static_cast<std::size_t>(n / 2) * 8);
+  for (std::int64_t i = n / 2; i < n + 1000; ++i) b.push(-i);
+  ASSERT_EQ(b.size(), static_cast<std::size_t>(n + 1000) * 8);
+  const meshioplusplus::NDArray a = b.take(DType::int64, {static_cast<std::size_t>(n + 1000)});
+  const std::int64_t* v = a.data<std::int64_t>();
+  for (std::int64_t i = 0; i < n / 2; ++i) ASSERT_EQ(v[i], i * 3) << i;
+  for (std::int64_t i = n / 2; i < n + 1000; ++i) ASSERT_EQ(v[i], -i) << i;
+}
