@@ -285,7 +285,7 @@ class File {
         for (std::size_t k = 0; k < c; ++k) dst[(i + k) * stride] = scratch[k];
       }
     });
-    release_chunk_cache(varid);
+    uncached(varid);  // gives the cache back
   }
 
   // Chunks of a netCDF-4 variable go through HDF5's chunk cache, one per variable, kept
@@ -297,7 +297,6 @@ class File {
   void uncached(int varid) const {
     if (netcdf4_) nc_set_var_chunk_cache(id_, varid, 0, 0, 0.75f);
   }
-  void release_chunk_cache(int varid) const { uncached(varid); }
 
  private:
   std::string path_;

@@ -386,11 +386,11 @@ class Reader {
         it = store.emplace(d.name, Values{d.comps, std::move(values)}).first;
         order_.push_back({nodal, d.name});
       }
-      const std::size_t* comps = &it->second.comps;
+      const std::size_t comps = it->second.comps;
       double* target = it->second.values.data<double>();
-      if (*comps != d.comps) {
+      if (comps != d.comps) {
         warnings_.push_back("skipped '" + d.name + "' at line " + std::to_string(d.line) + ": " + std::to_string(d.comps) +
-                            " value(s) a row where an earlier block of that name has " + std::to_string(*comps));
+                            " value(s) a row where an earlier block of that name has " + std::to_string(comps));
         continue;
       }
       std::size_t unknown = 0;
