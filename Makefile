@@ -44,7 +44,7 @@ test: test-cpp test-python
 # libhdf5's own (tools/lsan-suppressions.txt says which and why).
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:allocator_may_return_null=1 \
            LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan-suppressions.txt:print_suppressions=0 \
-           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MESHIOPP_REPLAY_SECONDS=20
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 SAN_BUILD := build-sanitize
 san-configure: setup
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \

@@ -7,8 +7,9 @@
 //
 // Each input goes to LLVMFuzzerTestOneInput exactly as libFuzzer would pass it. An escaping
 // exception is reported with the file name and counts as a failure; a crash or sanitizer
-// report ends the process (ctest shows it). An input that takes longer than
-// MESHIOPP_REPLAY_SECONDS (default 1) to read is a failure too: readers must not hang.
+// report ends the process (ctest shows it). A hang is caught by ctest's TIMEOUT on the whole
+// replay, which no machine's speed decides; MESHIOPP_REPLAY_SECONDS, when set, also fails any
+// one input that takes longer (for hunting slow inputs by hand, not for the test suite).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
   }
   fuzz_replay_format = argv[1];
   const char* limit_env = std::getenv("MESHIOPP_REPLAY_SECONDS");
-  const double limit = limit_env ? std::atof(limit_env) : 1.0;
+  const double limit = limit_env ? std::atof(limit_env) : 0.0;  // 0: no per-input limit
   std::vector<fs::path> files;
   for (int i = 2; i < argc; ++i) {
     const fs::path p(argv[i]);
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
       continue;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s > limit) {
+    if (limit > 0 && s > limit) {
       std::fprintf(stderr, "FAIL %s: took %.2f s (limit %.2f s)\n", f.c_str(), s, limit);
       ++failures;
     }

@@ -35,6 +35,7 @@
 #include "core/growable_buffer.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_rows.hpp"
 #include "formats/su2/su2_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 
@@ -80,7 +81,8 @@ struct Block {
 
 class Reader {
  public:
-  Reader(const std::string& path, long long zone) : file_(path, "su2"), cur_(file_.text(), "su2", path), want_zone_(zone) {}
+  Reader(const std::string& path, long long zone, unsigned threads)
+      : file_(path, "su2"), cur_(file_.text(), "su2", path), want_zone_(zone), threads_(threads) {}
 
   Mesh read() {
     Zone* z = nullptr;
@@ -167,10 +169,21 @@ class Reader {
     return p != end && *p != '\n';
   }
 
+  // The optional element index after a row's nodes, then the end of its line.
+  const char* element_row_end(const char* p, const char* end) const {
+    std::uint64_t v = 0;
+    if (more_on_line(p, end)) {
+      if (!io::parse_uint(p, end, v)) cur_.fail_expected("an element index or the end of the row", p);
+      if (more_on_line(p, end)) cur_.fail_expected("the end of the element row", p);
+    }
+    return p;
+  }
+
   Section elements(std::size_t n, const char* at) {
     cur_.need(n, 5, "elements");  // the shortest row: "3 0 1" and a line break
     Section s;
     s.at = static_cast<std::size_t>(at - cur_.begin());
+    if (n != 0 && uniform_elements(s, n)) return s;
     s.types.reserve(n);
     const char* p = cur_.ptr();
     const char* end = cur_.end();
@@ -187,36 +200,77 @@ class Reader {
         if (!io::parse_uint(p, end, v)) cur_.fail_expected("a node index", p);
         out[k] = static_cast<std::int64_t>(v);
       }
-      if (more_on_line(p, end)) {  // the optional element index
-        if (!io::parse_uint(p, end, v)) cur_.fail_expected("an element index or the end of the row", p);
-        if (more_on_line(p, end)) cur_.fail_expected("the end of the element row", p);
-      }
+      p = element_row_end(p, end);
     }
     cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
     return s;
   }
 
+  // The usual NELEM (every row of the first row's type, one row per line) parsed on all
+  // threads straight into the section's nodes: each row's place is known. False, with `s`
+  // untouched, when the section is short, the threads one, or a row breaks the pattern
+  // (elements() then parses it sequentially, which also reports the first error in order).
+  bool uniform_elements(Section& s, std::size_t n) {
+    const char* p = cur_.ptr();
+    const char* end = cur_.end();
+    std::uint64_t v = 0;
+    while (p != end && io::is_space(*p)) ++p;
+    if (!io::parse_uint(p, end, v)) return false;
+    const ElementType* t = type_by_id(v);
+    if (!t || n < io::kParallelRowsMin || threads_ <= 1) return false;
+    const auto k = static_cast<std::size_t>(t->nodes);
+    const std::uint64_t id = v;
+    auto* nodes = reinterpret_cast<std::int64_t*>(s.nodes.extend(n * k * sizeof(std::int64_t)));
+    const char* stop = io::parallel_rows(cur_.ptr(), end, n, threads_, [&](const char* q, std::size_t r0, std::size_t r1) {
+      std::uint64_t x = 0;
+      for (std::size_t e = r0; e < r1; ++e) {
+        if (!io::parse_uint(q, end, x) || x != id) cur_.fail_expected("a row of the section's first element type", q);
+        std::int64_t* out = nodes + e * k;
+        for (std::size_t j = 0; j < k; ++j) {
+          if (!io::parse_uint(q, end, x)) cur_.fail_expected("a node index", q);
+          out[j] = static_cast<std::int64_t>(x);
+        }
+        q = element_row_end(q, end);
+      }
+      return q;
+    });
+    if (!stop) {
+      s.nodes.truncate(0);
+      return false;
+    }
+    const auto ti = static_cast<std::size_t>(t - kTypes.data());
+    s.types.assign(n, static_cast<std::uint8_t>(ti));
+    s.per_type[ti] = n;
+    cur_.seek(static_cast<std::size_t>(stop - cur_.begin()));
+    return true;
+  }
+
+  // Rows of points, on all threads where they are one per line (each row's place is known).
   void points(Zone& z, std::size_t n) {
     const std::size_t d = z.dim;
     cur_.need(n, 2 * d - 1, "points");
     z.points = NDArray::uninit(DType::float64, {n, d});
     double* x = z.points.data<double>();
-    const char* p = cur_.ptr();
     const char* end = cur_.end();
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t c = 0; c < d; ++c) {
-        while (p != end && io::is_space(*p)) ++p;
-        const char* q = io::parse_number(p, end, x[i * d + c]);
-        if (!q || (q != end && !io::is_space(*q))) cur_.fail_expected("a point coordinate", p);
-        p = q;
+    auto rows = [&](const char* p, std::size_t r0, std::size_t r1) {
+      for (std::size_t i = r0; i < r1; ++i) {
+        for (std::size_t c = 0; c < d; ++c) {
+          while (p != end && io::is_space(*p)) ++p;
+          const char* q = io::parse_number(p, end, x[i * d + c]);
+          if (!q || (q != end && !io::is_space(*q))) cur_.fail_expected("a point coordinate", p);
+          p = q;
+        }
+        for (int extra = 0; more_on_line(p, end); ++extra) {  // up to two index columns
+          double ignored;
+          const char* q = io::parse_number(p, end, ignored);
+          if (extra == 2 || !q || (q != end && !io::is_space(*q))) cur_.fail_expected("the end of the point row", p);
+          p = q;
+        }
       }
-      for (int extra = 0; more_on_line(p, end); ++extra) {  // up to two index columns
-        double ignored;
-        const char* q = io::parse_number(p, end, ignored);
-        if (extra == 2 || !q || (q != end && !io::is_space(*q))) cur_.fail_expected("the end of the point row", p);
-        p = q;
-      }
-    }
+      return p;
+    };
+    const char* p = io::parallel_rows(cur_.ptr(), end, n, threads_, rows);
+    if (!p) p = rows(cur_.ptr(), 0, n);
     cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
     z.have_points = true;
   }
@@ -488,6 +542,7 @@ class Reader {
   io::FileBytes file_;
   io::Cursor cur_;
   long long want_zone_;
+  unsigned threads_;
   std::deque<Zone> zones_;  // a deque: `z` above points into it while zones are added
 };
 
@@ -496,9 +551,10 @@ class Reader {
 Mesh read_su2(const std::string& path, const Options& options) {
   OptionReader opts(options, "su2");
   const long long zone = opts.get_int("zone", 0);
+  const unsigned threads = opts.threads();
   opts.finish();
   if (zone < 0) throw std::invalid_argument("su2: option 'zone': expected a zone number (IZONE) or 0 for all, found " + std::to_string(zone));
-  return Reader(path, zone).read();
+  return Reader(path, zone, threads).read();
 }
 
 }  // namespace meshioplusplus::su2
