@@ -195,3 +195,36 @@ TEST(TetgenWrite, ErrorsAndSkippedCells) {
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("hexahedron"), std::string::npos);
 }
+
+TEST(TetgenParallel, LargeFilesReadTheSameOnOneAndFourThreads) {
+  // 40000 points and tetrahedra (above io::kParallelRowsMin), with a marker and an attribute:
+  // one record per line; the same with comment lines among the records (the cut at line
+  // starts is then wrong and must be detected); and a node index out of range near the end
+  // (the error must be the first one, in file order).
+  const std::size_t n = 40000;
+  std::string node = std::to_string(n + 3) + " 3 1 1\n", ele = std::to_string(n) + " 4 1\n", face = std::to_string(n) + " 1\n";
+  std::string node_commented = node, ele_commented = ele;
+  for (std::size_t i = 0; i < n + 3; ++i) {
+    const std::string row = std::to_string(i) + " " + std::to_string(i) + ".25 " + std::to_string(i % 7) + " 0 " + std::to_string(i % 3) + ".5 " + std::to_string(i % 5) + "\n";
+    node += row;
+    node_commented += (i % 1000 == 999 ? "# a comment line\n" : "") + row;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string nodes = std::to_string(i) + " " + std::to_string(i + 1) + " " + std::to_string(i + 2);
+    ele += std::to_string(i) + " " + nodes + " " + std::to_string(i + 3) + " " + std::to_string(i % 4) + "\n";
+    ele_commented += (i % 1000 == 999 ? "# a comment line\n" : "") + std::to_string(i) + " " + nodes + " " + std::to_string(i + 3) + " " + std::to_string(i % 4) + "\n";
+    face += std::to_string(i) + " " + nodes + " " + std::to_string(i % 9) + "\n";
+  }
+  const std::string plain = write_set("par1", {{".node", node}, {".ele", ele}, {".face", face}});
+  const std::string commented = write_set("par2", {{".node", node_commented}, {".ele", ele_commented}, {".face", face}});
+  const std::string bad = write_set("par3", {{".node", node}, {".ele", replaced(ele, "39998 39998", "39998 99999")}, {".face", face}});
+  const auto a = mpp::read(plain, "tetgen", {{"threads", "1"}});
+  ASSERT_EQ(a.cells.size(), 2u);
+  EXPECT_EQ(a.cells[0].connectivity.value_as_int64(4 * (n - 1) + 3), static_cast<std::int64_t>(n + 2));
+  EXPECT_EQ(a.points.value_as_double(3 * (n + 2)), static_cast<double>(n + 2) + 0.25);
+  for (const auto& p : {plain, commented})
+    for (const char* t : {"1", "4"}) EXPECT_EQ(compare_meshes(a, mpp::read(p, "tetgen", {{"threads", t}})), "") << p << " threads " << t;
+  const std::string e1 = read_outcome(bad, "tetgen", {{"threads", "1"}}), e4 = read_outcome(bad, "tetgen", {{"threads", "4"}});
+  expect_read_error(e1, "par3.ele", "tetrahedron 39999: node 99999 is outside 0..40002");
+  EXPECT_EQ(e1, e4);
+}

@@ -68,4 +68,12 @@ const char* parallel_rows(const char* p, const char* end, std::size_t rows, unsi
   return stop[chunks - 1];
 }
 
+// All `rows` rows from the cursor's position, in parallel where parallel_rows() can, else
+// sequentially (`parse(start, 0, rows)`); the cursor ends after the last row.
+template <class F> void parse_rows(Cursor& cur, std::size_t rows, unsigned threads, F&& parse) {
+  const char* p = parallel_rows(cur.ptr(), cur.end(), rows, threads, parse);
+  if (!p) p = parse(cur.ptr(), 0, rows);
+  cur.set_ptr(p);
+}
+
 }  // namespace meshioplusplus::io

@@ -75,13 +75,6 @@ const char* element_rows(const io::Cursor& cur, const char* p, std::size_t r0, s
   return p;
 }
 
-// All `n` rows: in parallel where the rows are one per line, else sequentially.
-template <class Rows> void all_rows(io::Cursor& cur, std::size_t n, unsigned threads, Rows&& rows) {
-  const char* p = io::parallel_rows(cur.ptr(), cur.end(), n, threads, rows);
-  if (!p) p = rows(cur.ptr(), 0, n);
-  cur.seek(static_cast<std::size_t>(p - cur.begin()));
-}
-
 }  // namespace
 
 Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned threads) {
@@ -119,10 +112,10 @@ Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned thread
       std::int64_t* refs = out.point_refs.data<std::int64_t>();
       if (single) {
         float* xyz = out.points.data<float>();
-        all_rows(cur, n, threads, [&](const char* p, std::size_t r0, std::size_t r1) { return vertex_rows(cur, p, r0, r1, out.dim, xyz, refs); });
+        io::parse_rows(cur, n, threads, [&](const char* p, std::size_t r0, std::size_t r1) { return vertex_rows(cur, p, r0, r1, out.dim, xyz, refs); });
       } else {
         double* xyz = out.points.data<double>();
-        all_rows(cur, n, threads, [&](const char* p, std::size_t r0, std::size_t r1) { return vertex_rows(cur, p, r0, r1, out.dim, xyz, refs); });
+        io::parse_rows(cur, n, threads, [&](const char* p, std::size_t r0, std::size_t r1) { return vertex_rows(cur, p, r0, r1, out.dim, xyz, refs); });
       }
       out.have_vertices = true;
     } else if (const ElementKind* e = element_by_keyword(kw)) {
@@ -136,7 +129,7 @@ Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned thread
       // The largest index of any piece (a failed parallel attempt can only raise it, which
       // sends the check to finish()).
       std::atomic<std::uint64_t> top{0};
-      all_rows(cur, m, threads, [&](const char* p, std::size_t r0, std::size_t r1) {
+      io::parse_rows(cur, m, threads, [&](const char* p, std::size_t r0, std::size_t r1) {
         std::uint64_t t = 0;
         const char* stop = element_rows(cur, p, r0, r1, k, conn, refs, t);
         std::uint64_t seen = top.load();

@@ -269,9 +269,7 @@ class Reader {
       }
       return p;
     };
-    const char* p = io::parallel_rows(cur_.ptr(), end, n, threads_, rows);
-    if (!p) p = rows(cur_.ptr(), 0, n);
-    cur_.seek(static_cast<std::size_t>(p - cur_.begin()));
+    io::parse_rows(cur_, n, threads_, rows);
     z.have_points = true;
   }
 

@@ -32,6 +32,7 @@
 
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_rows.hpp"
 #include "core/ref_regions.hpp"
 #include "formats/tetgen/tetgen_internal.hpp"
 
@@ -76,20 +77,32 @@ class Table {
   }
 
   void skip() { cur_.skip_space_and_comments('#'); }
-  template <class T> T number(std::string_view what) {
-    skip();
-    return cur_.number<T>(what);
+  // The next number of the records' cursor `c` (this table's, or a window of it).
+  template <class T> static T number(io::Cursor& c, std::string_view what) {
+    c.skip_space_and_comments('#');
+    return c.number<T>(what);
   }
   // A node index of record `row`, turned 0-based by `base` and checked against `n`.
-  std::int64_t node(std::size_t row, std::int64_t base, std::size_t n, std::string_view what) {
-    skip();
-    const char* at = cur_.ptr();
-    const auto v = cur_.number<std::int64_t>("a node index");
+  static std::int64_t node(io::Cursor& c, std::size_t row, std::int64_t base, std::size_t n, std::string_view what) {
+    c.skip_space_and_comments('#');
+    const char* at = c.ptr();
+    const auto v = c.number<std::int64_t>("a node index");
     if (v < base || static_cast<std::uint64_t>(v - base) >= n)
-      cur_.fail_at(std::string(what) + " " + std::to_string(row + 1) + ": node " + std::to_string(v) + " is outside " +
-                       std::to_string(base) + ".." + std::to_string(base + static_cast<std::int64_t>(n) - 1),
-                   at);
+      c.fail_at(std::string(what) + " " + std::to_string(row + 1) + ": node " + std::to_string(v) + " is outside " +
+                    std::to_string(base) + ".." + std::to_string(base + static_cast<std::int64_t>(n) - 1),
+                at);
     return v - base;
+  }
+  // Records [0, n) parsed by `rows(c, r0, r1)` on a cursor `c` at record r0: on several
+  // threads where the records are one per line (io::parallel_rows checks; comments between
+  // them make it fall back to one thread), so `rows` writes each record's own place only.
+  template <class Rows> void records(std::size_t n, unsigned threads, Rows&& rows) {
+    skip();
+    io::parse_rows(cur_, n, threads, [&](const char* start, std::size_t r0, std::size_t r1) {
+      io::Cursor c = cur_.window(start, cur_.end());
+      rows(c, r0, r1);
+      return c.ptr();
+    });
   }
   // `count` records of `cols` values must fit in what is left.
   void need(std::uint64_t count, std::uint64_t cols, std::string_view what) {
@@ -129,7 +142,7 @@ struct Points {
   std::int64_t base = 0;
 };
 
-Points read_node(const std::string& path) {
+Points read_node(const std::string& path, unsigned threads) {
   Table t(path);
   std::uint64_t h[4] = {0, 3, 0, 0};
   t.header(h, 1, 4, "a .node header: <#points> [<dimension> <#attributes> <#markers>]");
@@ -143,19 +156,25 @@ Points read_node(const std::string& path) {
   for (std::size_t k = 0; k < na; ++k) out.attrs.push_back(NDArray::uninit(DType::float64, {n}));
   std::vector<std::vector<double>> markers(nm, std::vector<double>(n));
   double* xyz = out.xyz.data<double>();
-  for (std::size_t i = 0; i < n; ++i) {
+  if (n > 0) {  // the first index sets the numbering
     t.skip();
-    const char* at = cur.ptr();
-    const auto index = cur.number<std::int64_t>("a point index");
-    if (i == 0) out.base = index;
-    else if (index != out.base + static_cast<std::int64_t>(i))
-      cur.fail_at("points must be numbered consecutively: expected point " + std::to_string(out.base + static_cast<std::int64_t>(i)) +
+    io::Cursor first = cur.window(cur.ptr(), cur.end());
+    out.base = first.number<std::int64_t>("a point index");
+  }
+  t.records(n, threads, [&](io::Cursor& c, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) {
+      c.skip_space_and_comments('#');
+      const char* at = c.ptr();
+      const auto index = c.number<std::int64_t>("a point index");
+      if (index != out.base + static_cast<std::int64_t>(i))
+        c.fail_at("points must be numbered consecutively: expected point " + std::to_string(out.base + static_cast<std::int64_t>(i)) +
                       ", found " + std::to_string(index),
                   at);
-    for (int c = 0; c < 3; ++c) xyz[3 * i + c] = t.number<double>("a coordinate");
-    for (std::size_t k = 0; k < na; ++k) out.attrs[k].data<double>()[i] = t.number<double>("a point attribute");
-    for (std::size_t k = 0; k < nm; ++k) markers[k][i] = t.number<double>("a boundary marker");
-  }
+      for (int k = 0; k < 3; ++k) xyz[3 * i + k] = Table::number<double>(c, "a coordinate");
+      for (std::size_t k = 0; k < na; ++k) out.attrs[k].data<double>()[i] = Table::number<double>(c, "a point attribute");
+      for (std::size_t k = 0; k < nm; ++k) markers[k][i] = Table::number<double>(c, "a boundary marker");
+    }
+  });
   t.finish("points");
   for (auto& v : markers) out.markers.push_back(whole_or_real(std::move(v)));
   return out;
@@ -166,7 +185,7 @@ struct Block {
   std::vector<NDArray> refs;  // tetgen:ref, tetgen:ref2, ...
 };
 
-Block read_ele(const std::string& path, const Points& pts) {
+Block read_ele(const std::string& path, const Points& pts, unsigned threads) {
   Table t(path);
   std::uint64_t h[3] = {0, 4, 0};
   t.header(h, 1, 3, "an .ele header: <#tetrahedra> [<nodes per tetrahedron> <#region attributes>]");
@@ -178,13 +197,15 @@ Block read_ele(const std::string& path, const Points& pts) {
   NDArray conn = NDArray::uninit(DType::int64, {m, k});
   std::int64_t* c = conn.data<std::int64_t>();
   std::vector<std::vector<double>> attrs(na, std::vector<double>(m));
-  std::int64_t row[10];
-  for (std::size_t i = 0; i < m; ++i) {
-    t.number<std::int64_t>("a tetrahedron index");
-    for (std::size_t j = 0; j < k; ++j) row[j] = t.node(i, pts.base, n, "tetrahedron");
-    for (std::size_t j = 0; j < k; ++j) c[i * k + j] = k == 10 ? row[kTetra10ToVtk[j]] : row[j];
-    for (std::size_t a = 0; a < na; ++a) attrs[a][i] = t.number<double>("a region attribute");
-  }
+  t.records(m, threads, [&](io::Cursor& cur, std::size_t r0, std::size_t r1) {
+    std::int64_t row[10];
+    for (std::size_t i = r0; i < r1; ++i) {
+      Table::number<std::int64_t>(cur, "a tetrahedron index");
+      for (std::size_t j = 0; j < k; ++j) row[j] = Table::node(cur, i, pts.base, n, "tetrahedron");
+      for (std::size_t j = 0; j < k; ++j) c[i * k + j] = k == 10 ? row[kTetra10ToVtk[j]] : row[j];
+      for (std::size_t a = 0; a < na; ++a) attrs[a][i] = Table::number<double>(cur, "a region attribute");
+    }
+  });
   t.finish("tetrahedra");
   Block b{CellBlock::rectangular(k == 10 ? "tetra10" : "tetra", std::move(conn)), {}};
   for (auto& a : attrs) b.refs.push_back(whole_or_real(std::move(a)));
@@ -193,7 +214,7 @@ Block read_ele(const std::string& path, const Points& pts) {
 
 // A .face (`nodes` 3, `extra_choices` {0, 2}) or .edge (2, {0, 1}) file; `second_order`
 // doubles the faces' nodes to 6 and gives edges 3.
-Block read_boundary(const std::string& path, const Points& pts, bool face, bool second_order) {
+Block read_boundary(const std::string& path, const Points& pts, bool face, bool second_order, unsigned threads) {
   Table t(path);
   std::uint64_t h[2] = {0, 0};
   const char* what = face ? "face" : "edge";
@@ -218,12 +239,14 @@ Block read_boundary(const std::string& path, const Points& pts, bool face, bool 
   NDArray conn = NDArray::uninit(DType::int64, {m, k});
   std::int64_t* c = conn.data<std::int64_t>();
   NDArray markers = nm ? NDArray::uninit(DType::int64, {m}) : NDArray();
-  for (std::size_t i = 0; i < m; ++i) {
-    t.number<std::int64_t>(face ? "a face index" : "an edge index");
-    for (std::size_t j = 0; j < k; ++j) c[i * k + j] = t.node(i, pts.base, n, what);
-    if (nm) markers.data<std::int64_t>()[i] = t.number<std::int64_t>("a boundary marker");
-    for (std::size_t j = 0; j < extra; ++j) t.number<std::int64_t>("an adjacent tetrahedron");
-  }
+  t.records(m, threads, [&](io::Cursor& rec, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) {
+      Table::number<std::int64_t>(rec, face ? "a face index" : "an edge index");
+      for (std::size_t j = 0; j < k; ++j) c[i * k + j] = Table::node(rec, i, pts.base, n, what);
+      if (nm) markers.data<std::int64_t>()[i] = Table::number<std::int64_t>(rec, "a boundary marker");
+      for (std::size_t j = 0; j < extra; ++j) Table::number<std::int64_t>(rec, "an adjacent tetrahedron");
+    }
+  });
   t.finish(face ? "faces" : "edges");
   const char* type = face ? (second_order ? "triangle6" : "triangle") : (second_order ? "line3" : "line");
   Block b{CellBlock::rectangular(type, std::move(conn)), {}};
@@ -240,23 +263,24 @@ bool exists(const std::string& path) {
 
 Mesh read_tetgen(const std::string& path, const Options& options) {
   OptionReader opts(options, "tetgen");
+  const unsigned threads = opts.threads();
   opts.finish();
   const std::string base = base_name(path);
   if (base.empty()) throw read_error("tetgen", path, kBadName);
   // The .node file is read first (the others refer to it); a missing x.node is the error
   // "cannot open" naming it.
-  Points pts = read_node(base + ".node");
+  Points pts = read_node(base + ".node", threads);
   std::vector<Block> blocks;
   bool second_order = false;
   if (exists(base + ".ele") || path.ends_with(".ele")) {
-    blocks.push_back(read_ele(base + ".ele", pts));
+    blocks.push_back(read_ele(base + ".ele", pts, threads));
     second_order = blocks.back().cells.type == "tetra10";
   }
   // A .face or .edge of no records adds no block (the writer always writes both).
   for (const bool face : {true, false}) {
     const std::string side = base + (face ? ".face" : ".edge");
     if (!exists(side)) continue;
-    Block b = read_boundary(side, pts, face, second_order);
+    Block b = read_boundary(side, pts, face, second_order, threads);
     if (b.cells.size() > 0) blocks.push_back(std::move(b));
   }
 
