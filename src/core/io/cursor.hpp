@@ -277,6 +277,17 @@ class Cursor {
     if (!parse_uint(p_, end_, v)) fail_expected(what, p_);
     return v;
   }
+  // number<std::int64_t> with index()'s speed where the token is plain digits; a sign or
+  // anything else takes number()'s path (and its error).
+  std::int64_t int64(std::string_view what) {
+    std::uint64_t v = 0;
+    const char* q = p_;
+    if (parse_uint(q, end_, v) && v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      p_ = q;
+      return static_cast<std::int64_t>(v);
+    }
+    return number<std::int64_t>(what);
+  }
   // `token` (read at `at`) as a count of at most kMaxCount.
   std::uint64_t count(std::string_view token, std::string_view what, const char* at) const {
     std::uint64_t v = 0;

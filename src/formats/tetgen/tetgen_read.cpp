@@ -80,13 +80,14 @@ class Table {
   // The next number of the records' cursor `c` (this table's, or a window of it).
   template <class T> static T number(io::Cursor& c, std::string_view what) {
     c.skip_space_and_comments('#');
-    return c.number<T>(what);
+    if constexpr (std::is_same_v<T, std::int64_t>) return c.int64(what);
+    else return c.number<T>(what);
   }
   // A node index of record `row`, turned 0-based by `base` and checked against `n`.
   static std::int64_t node(io::Cursor& c, std::size_t row, std::int64_t base, std::size_t n, std::string_view what) {
     c.skip_space_and_comments('#');
     const char* at = c.ptr();
-    const auto v = c.number<std::int64_t>("a node index");
+    const auto v = c.int64("a node index");
     if (v < base || static_cast<std::uint64_t>(v - base) >= n)
       c.fail_at(std::string(what) + " " + std::to_string(row + 1) + ": node " + std::to_string(v) + " is outside " +
                     std::to_string(base) + ".." + std::to_string(base + static_cast<std::int64_t>(n) - 1),
@@ -165,7 +166,7 @@ Points read_node(const std::string& path, unsigned threads) {
     for (std::size_t i = r0; i < r1; ++i) {
       c.skip_space_and_comments('#');
       const char* at = c.ptr();
-      const auto index = c.number<std::int64_t>("a point index");
+      const auto index = c.int64("a point index");
       if (index != out.base + static_cast<std::int64_t>(i))
         c.fail_at("points must be numbered consecutively: expected point " + std::to_string(out.base + static_cast<std::int64_t>(i)) +
                       ", found " + std::to_string(index),
