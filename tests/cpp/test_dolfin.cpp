@@ -142,3 +142,39 @@ TEST(DolfinFuzz, EveryPrefixAndCorruptionIsAMeshOrReadError) {
   const std::size_t files = sweep(kSquare, "dolfin-xml", "fuzz_probe.xml", Sweep::xor_each(1, 2, {0x01, 0x10, 0x80}).validating()).files;
   EXPECT_GT(files, 500u);
 }
+
+TEST(DolfinFastPath, ListsReadTheSameOnEveryPathAndThreadCount) {
+  // 40000 vertices and triangles (above io::kParallelRowsMin), indented a row per line as
+  // DOLFIN and meshio write them (the fast path, on several threads); the same with one
+  // row straying from that layout in each list (attributes in another order, single
+  // quotes, rows out of index order: the general path); and a node index out of range near
+  // the end (the error must be the general path's, whatever the thread count).
+  const std::size_t n = 40000;
+  auto document = [&](std::size_t stray) {
+    std::string s = "<?xml version=\"1.0\"?>\n<dolfin>\n  <mesh celltype=\"triangle\" dim=\"2\">\n    <vertices size=\"" + std::to_string(n + 2) + "\">\n";
+    for (std::size_t i = 0; i < n + 2; ++i) {
+      const std::string x = std::to_string(i) + ".25", y = std::to_string(i % 7);
+      s += i == stray ? "      <vertex y='" + y + "' index='" + std::to_string(i) + "' x='" + x + "'/>\n"
+                      : "      <vertex index=\"" + std::to_string(i) + "\" x=\"" + x + "\" y=\"" + y + "\" />\n";
+    }
+    s += "    </vertices>\n    <cells size=\"" + std::to_string(n) + "\">\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t c = i == stray ? i + 1 : i == stray + 1 ? i - 1 : i;  // a swapped pair
+      s += "      <triangle index=\"" + std::to_string(c) + "\" v0=\"" + std::to_string(c) + "\" v1=\"" + std::to_string(c + 1) +
+           "\" v2=\"" + std::to_string(c + 2) + "\" />\n";
+    }
+    return s + "    </cells>\n  </mesh>\n</dolfin>\n";
+  };
+  const std::string fast = tmp_path("fast.xml"), general = tmp_path("general.xml"), bad = tmp_path("bad.xml");
+  spit(fast, document(n + 5));
+  spit(general, document(n / 2));
+  spit(bad, replaced(document(n + 5), "v2=\"" + std::to_string(n) + "\"", "v2=\"" + std::to_string(3 * n) + "\""));
+  const auto a = mpp::read(general, "dolfin-xml", {{"threads", "1"}});
+  EXPECT_EQ(a.cells[0].connectivity.value_as_int64(3 * (n - 1) + 2), static_cast<std::int64_t>(n + 1));
+  EXPECT_EQ(a.points.value_as_double(2 * (n + 1)), static_cast<double>(n + 1) + 0.25);
+  for (const auto& p : {fast, general})
+    for (const char* t : {"1", "4"}) EXPECT_EQ(compare_meshes(a, mpp::read(p, "dolfin-xml", {{"threads", t}})), "") << p << " threads " << t;
+  const std::string e1 = read_outcome(bad, "dolfin-xml", {{"threads", "1"}}), e4 = read_outcome(bad, "dolfin-xml", {{"threads", "4"}});
+  EXPECT_NE(e1.find("v2=\"" + std::to_string(3 * n) + "\" is outside [0, " + std::to_string(n + 2) + ")"), std::string::npos) << e1;
+  EXPECT_EQ(e1, e4);
+}

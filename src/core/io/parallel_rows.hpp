@@ -4,8 +4,9 @@
 // without promising it. parallel_rows() cuts the text at line starts into a few pieces of
 // whole rows (one pass counting line breaks), parses each piece on its own thread, then
 // checks the cut: each piece must have ended exactly where the next one began (white space
-// between them allowed). If the cut was wrong, or a piece threw ReadError, it returns nullptr and the
-// caller parses the rows sequentially, which also gives the first error in file order.
+// between them allowed, so rows may be indented). If the cut was wrong, or a piece threw
+// ReadError, it returns nullptr and the caller parses the rows sequentially, which also
+// gives the first error in file order.
 // Pieces write disjoint rows, so the output never depends on the thread count.
 #pragma once
 
@@ -60,11 +61,13 @@ const char* parallel_rows(const char* p, const char* end, std::size_t rows, unsi
   } catch (const ReadError&) {
     return nullptr;
   }
-  for (std::size_t j = 0; j + 1 < chunks; ++j) {
-    const char* s = stop[j];
+  // White space on either side of the cut: rows may be indented (XML lists are).
+  auto past_space = [end](const char* s) {
     while (s != end && is_space(*s)) ++s;
-    if (s != start[j + 1]) return nullptr;
-  }
+    return s;
+  };
+  for (std::size_t j = 0; j + 1 < chunks; ++j)
+    if (past_space(stop[j]) != past_space(start[j + 1])) return nullptr;
   return stop[chunks - 1];
 }
 

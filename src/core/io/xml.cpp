@@ -18,7 +18,7 @@ bool is_name_char(char c) {
 // The parser walks the file with an io::Cursor: its position, bounds and errors.
 class Parser {
  public:
-  Parser(const io::Cursor& cursor, const XmlSink* sink) : cur_(cursor), sink_(sink) {
+  Parser(const io::Cursor& cursor, const XmlSink* sink, const XmlRowsHook* rows = nullptr) : cur_(cursor), sink_(sink), rows_(rows) {
     if (sink_) scratch_.resize(kMaxDepth + 2);
   }
 
@@ -179,6 +179,12 @@ class Parser {
         return;
       }
     }
+    if (rows_) {
+      const char* content = cur_.ptr();
+      const char* resume = (*rows_)(el, open_, content);
+      if (resume < content || resume > cur_.end()) fail("internal: a rows hook resumed outside the content");
+      cur_.set_ptr(resume);
+    }
     // Content: text, children, comments, end tag.
     // The element's text is its last non-blank text segment (VTK writes a DataArray's data
     // after its <InformationKey> children), else its first segment.
@@ -237,6 +243,7 @@ class Parser {
 
   io::Cursor cur_;
   const XmlSink* sink_ = nullptr;
+  const XmlRowsHook* rows_ = nullptr;
   std::vector<XmlElement> scratch_;      // with a sink: the element being parsed, per depth
   std::vector<const XmlElement*> open_;  // with a sink: the open ancestors, root first
   XmlDocument* doc_ = nullptr;
@@ -247,6 +254,7 @@ class Parser {
 
 XmlDocument parse_xml(const io::Cursor& cursor) { return Parser(cursor, nullptr).parse(); }
 XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink) { return Parser(cursor, &sink).parse(); }
+XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink, const XmlRowsHook& rows) { return Parser(cursor, &sink, &rows).parse(); }
 
 std::string xml_escape(std::string_view text) {
   std::string out;

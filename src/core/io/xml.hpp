@@ -12,7 +12,8 @@
 // Large files of one element per row (DOLFIN XML's <vertex>, <tetrahedron>) are read
 // with a sink: it sees every element once complete, with its open ancestors (root first),
 // and returns true to consume it, so the tree never holds the rows. Consumed elements
-// reuse one buffer per depth: a row costs no allocation once the first is read.
+// reuse one buffer per depth: a row costs no allocation once the first is read. A reader
+// may also parse a list's rows itself (XmlRowsHook), the parser going on after them.
 //
 // Safe for untrusted input: bounded by the end of the text, nesting limited to 64 levels,
 // and every malformed construct raises ReadError with its byte offset and line.
@@ -65,6 +66,14 @@ XmlDocument parse_xml(const io::Cursor& cursor);
 // and its attribute values live only for the call.
 using XmlSink = std::function<bool(const XmlElement& element, std::span<const XmlElement* const> ancestors)>;
 XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink);
+
+// With a sink, `rows` may take over the start of an element's content: it is called once
+// the start tag of an element with content is read (with the element, its open ancestors
+// and where the content begins) and returns where the parser goes on, at or after
+// `content`, having consumed what lies between itself (a reader's fast path over a list of
+// uniform rows). Returning `content` leaves everything to the parser.
+using XmlRowsHook = std::function<const char*(const XmlElement& element, std::span<const XmlElement* const> ancestors, const char* content)>;
+XmlDocument parse_xml(const io::Cursor& cursor, const XmlSink& sink, const XmlRowsHook& rows);
 
 // `text` with &, <, > and " escaped, for an attribute value or element text a writer emits.
 std::string xml_escape(std::string_view text);

@@ -17,6 +17,10 @@
 // with a warning, as is any other element of <mesh> (<data>, <domains>).
 //
 // The rows are parsed as they come (io::parse_xml with a sink): the tree never holds them.
+// Lists written the way DOLFIN and meshio write them (a row per line, attributes in the
+// order above, double quotes, index = row number) are parsed by a fast path instead, on
+// several threads (io::parallel_rows); a list that strays from that layout anywhere is
+// parsed by the general path, which also gives its errors.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -24,6 +28,7 @@
 
 #include "core/io/cursor.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_rows.hpp"
 #include "core/io/xml.hpp"
 #include "formats/dolfin/dolfin_internal.hpp"
 #include "meshioplusplus/warnings.hpp"
@@ -87,6 +92,8 @@ class XmlFile {
 class Placed {
  public:
   void reset(std::size_t n) { seen_.assign(n, 0), count_ = 0; }
+  // Every row given once, in order (what the fast path has checked).
+  void mark_all() { std::fill(seen_.begin(), seen_.end(), 1), count_ = seen_.size(); }
   void mark(const XmlFile& f, const XmlElement& el, std::uint64_t i) {
     if (seen_[i]) f.fail(el, "index " + std::to_string(i) + " appears twice");
     seen_[i] = 1, ++count_;
@@ -104,13 +111,51 @@ class Placed {
 
 bool named(const XmlElement* el, std::string_view name) { return el && el->name == name; }
 
+// --- the fast path's pieces: each returns the position after what it matched, or nullptr.
+const char* after_space(const char* p, const char* end) {
+  while (p != end && io::is_space(*p)) ++p;
+  return p;
+}
+const char* literal(const char* p, const char* end, std::string_view s) {
+  if (!p || static_cast<std::size_t>(end - p) < s.size()) return nullptr;
+  for (const char c : s)  // a few characters: a loop, not a call to memcmp
+    if (*p++ != c) return nullptr;
+  return p;
+}
+// ` name="`: at least one space, the name, '=' and the opening quote.
+const char* attribute_open(const char* p, const char* end, std::string_view name) {
+  if (!p || p == end || !io::is_space(*p)) return nullptr;
+  return literal(literal(after_space(p, end), end, name), end, "=\"");
+}
+// Digits up to the closing quote (at most 19).
+const char* quoted_index(const char* p, const char* end, std::uint64_t& out) {
+  if (!p) return nullptr;
+  const char* q = p;
+  std::uint64_t v = 0;
+  while (q != end && static_cast<unsigned char>(*q - '0') < 10 && q - p < 19) v = v * 10 + static_cast<unsigned>(*q++ - '0');
+  if (q == p || q == end || *q != '"') return nullptr;
+  out = v;
+  return q + 1;
+}
+const char* quoted_real(const char* p, const char* end, double& out) {
+  if (!p) return nullptr;
+  const char* q = io::parse_number(p, end, out);
+  if (!q || q == end || *q != '"') return nullptr;
+  return q + 1;
+}
+// The end of an empty-element tag: optional spaces, then "/>".
+const char* empty_tag_end(const char* p, const char* end) { return p ? literal(after_space(p, end), end, "/>") : nullptr; }
+
 class MeshReader {
  public:
-  explicit MeshReader(const std::string& path) : path_(path), f_(path) {}
+  MeshReader(const std::string& path, unsigned threads) : path_(path), f_(path), threads_(threads) {}
 
   Mesh read() {
     const io::XmlSink sink = [this](const XmlElement& el, std::span<const XmlElement* const> up) { return row(el, up); };
-    io::XmlDocument doc = io::parse_xml(f_.cursor(), sink);
+    const io::XmlRowsHook fast = [this](const XmlElement& el, std::span<const XmlElement* const> up, const char* content) {
+      return fast_rows(el, up, content);
+    };
+    io::XmlDocument doc = io::parse_xml(f_.cursor(), sink, fast);
     if (doc.root.name != "dolfin") f_.fail(doc.root, "expected the root element <dolfin>");
     if (!mesh_seen_) f_.fail(doc.root, "no <mesh> element");
     if (!vertices_seen_) f_.fail(doc.root, "<mesh> has no <vertices>");
@@ -150,6 +195,75 @@ class MeshReader {
       if (named(parent, "cells")) return cell(el, *parent), true;
     }
     return false;  // inside something skipped: kept until its skipped ancestor is dropped
+  }
+
+  // The fast path over a <vertices> or <cells> list of <mesh> (see the header): where the
+  // general parser goes on (`content` when the fast path left the list to it).
+  const char* fast_rows(const XmlElement& el, std::span<const XmlElement* const> up, const char* content) {
+    if (up.size() != 2 || !named(up.back(), "mesh")) return content;
+    const char* end = f_.cursor().end();
+    if (el.name == "vertices" && !points_allocated_) {
+      start_mesh(*up.back());
+      allocate_points(el);
+      const std::size_t width = points_.dim(1);
+      double* xyz = points_.data<double>();
+      static constexpr std::string_view kAxes[] = {"x", "y", "z"};
+      const char* stop = fast_list(content, points_.dim(0), [&](const char* p, std::size_t i) {
+        std::uint64_t index = 0;
+        p = quoted_index(attribute_open(literal(after_space(p, end), end, "<vertex"), end, "index"), end, index);
+        if (index != i) return static_cast<const char*>(nullptr);
+        double* x = xyz + width * i;
+        for (std::size_t k = 0; k < dim_; ++k) p = quoted_real(attribute_open(p, end, kAxes[k]), end, x[k]);
+        for (std::size_t k = dim_; k < width; ++k) x[k] = 0.0;
+        return empty_tag_end(p, end);
+      });
+      if (stop != content) placed_vertices_.mark_all();
+      return stop;
+    }
+    if (el.name == "cells" && points_allocated_ && !cells_allocated_) {
+      start_mesh(*up.back());
+      allocate_cells(el);
+      const auto k = static_cast<std::size_t>(kind_->nodes);
+      const std::uint64_t npoints = points_.dim(0);
+      std::int64_t* conn = cells_.data<std::int64_t>();
+      const std::string open = "<" + std::string(kind_->dolfin);
+      static constexpr std::string_view kNodes[] = {"v0", "v1", "v2", "v3"};
+      const char* stop = fast_list(content, cells_.dim(0), [&](const char* p, std::size_t i) {
+        std::uint64_t v = 0;
+        p = quoted_index(attribute_open(literal(after_space(p, end), end, open), end, "index"), end, v);
+        if (v != i) return static_cast<const char*>(nullptr);
+        for (std::size_t j = 0; j < k; ++j) {
+          p = quoted_index(attribute_open(p, end, kNodes[j]), end, v);
+          if (v >= npoints) return static_cast<const char*>(nullptr);
+          conn[k * i + j] = static_cast<std::int64_t>(v);
+        }
+        return empty_tag_end(p, end);
+      });
+      if (stop != content) placed_cells_.mark_all();
+      return stop;
+    }
+    return content;
+  }
+
+  // The `n` rows from `content` through `row(p, i)` (the end of row i from p, or nullptr
+  // where it strays from the layout): on several threads where they are one per line.
+  // Returns the end of the last row, or `content` when any row strays (nothing consumed).
+  template <class Row> const char* fast_list(const char* content, std::size_t n, Row&& row) {
+    const io::Cursor& cur = f_.cursor();
+    auto rows = [&](const char* p, std::size_t r0, std::size_t r1) {
+      for (std::size_t i = r0; i < r1; ++i) {
+        const char* q = row(p, i);
+        if (!q) cur.fail_at("a row off the fast path", p);  // caught below or by parallel_rows
+        p = q;
+      }
+      return p;
+    };
+    if (const char* stop = io::parallel_rows(content, cur.end(), n, threads_, rows)) return stop;
+    try {
+      return rows(content, 0, n);
+    } catch (const ReadError&) {
+      return content;
+    }
   }
 
   std::string where(const XmlElement& el) const { return "line " + std::to_string(f_.cursor().position(el.begin).line); }
@@ -274,6 +388,7 @@ class MeshReader {
 
   std::string path_;
   XmlFile f_;
+  unsigned threads_;
   const CellKind* kind_ = nullptr;
   std::size_t dim_ = 0;
   NDArray points_, cells_;
@@ -292,8 +407,9 @@ std::string companion_path(const std::string& mesh_path, const std::string& name
 
 Mesh read_dolfin(const std::string& path, const Options& options) {
   OptionReader opts(options, "dolfin-xml");
+  const unsigned threads = opts.threads();
   opts.finish();
-  return MeshReader(path).read();
+  return MeshReader(path, threads).read();
 }
 
 }  // namespace meshioplusplus::dolfin
