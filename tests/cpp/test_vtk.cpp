@@ -207,6 +207,29 @@ TEST(VtkRead, Int32OffsetsAndConnectivityWidenToInt64) {
   EXPECT_EQ(m.cells[1].connectivity.dtype(), mpp::DType::int64);
 }
 
+TEST(VtkMalformed, BinaryConnectivityIdsOutsideThePointsNameTheCell) {
+  // The read finds the largest id on the way (binary 5.1 OFFSETS / CONNECTIVITY, int64 and
+  // int32): a bad one, too large or negative, must still be named with its cell.
+  auto be = [](std::vector<std::int64_t> v, int bytes) {
+    std::string out;
+    for (std::int64_t x : v)
+      for (int s = 8 * bytes - 8; s >= 0; s -= 8) out.push_back(static_cast<char>((static_cast<std::uint64_t>(x) >> s) & 0xff));
+    return out;
+  };
+  for (const auto& [type, bytes] : {std::pair{"vtktypeint64", 8}, std::pair{"int", 4}}) {
+    for (const auto& [bad, message] : {std::pair<std::int64_t, const char*>{4, "cell 1: node 4 is outside [0, 4)"},
+                                       std::pair<std::int64_t, const char*>{-1, "cell 1: node -1 is outside [0, 4)"}}) {
+      std::string text = "# vtk DataFile Version 5.1\nt\nBINARY\nDATASET UNSTRUCTURED_GRID\nPOINTS 4 float\n";
+      text += std::string(48, '\0');
+      text += "\nCELLS 3 7\nOFFSETS " + std::string(type) + "\n" + be({0, 3, 7}, bytes) + "\nCONNECTIVITY " + type + "\n" +
+              be({0, 1, 2, 0, 1, bad, 3}, bytes);
+      text += "\nCELL_TYPES 2\n" + be({5, 10}, 4) + "\n";
+      const std::string outcome = outcome_of_string(text, "vtk", "bad_id.vtk");
+      EXPECT_NE(outcome.find(message), std::string::npos) << type << ": " << outcome;
+    }
+  }
+}
+
 TEST(VtkThreads, BinaryArraysReadInChunksAreTheSameOnAnyThreadCountAndNameTheFirstBadType) {
   // 200k triangles and their points: several ranges of the pread-and-decode path.
   constexpr std::size_t kTri = 200000;

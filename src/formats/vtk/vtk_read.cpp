@@ -81,6 +81,9 @@ std::optional<DType> legacy_dtype(std::string_view name) {
 
 struct Section {
   NDArray offsets, connectivity;  // flat form, int64
+  // The connectivity's largest value taken as unsigned, when the read found it on the way
+  // (binary 5.1 files): blocks_from_flat then needs no pass of its own over the ids.
+  std::optional<std::uint64_t> largest;
 };
 
 class Reader {
@@ -206,17 +209,30 @@ class Reader {
 
   // `n` integers of `dt` as int64: binary ones decoded (swapped and widened) straight
   // into the result, ASCII ones parsed then widened. `name` says what they are.
-  NDArray int64_values(DType dt, std::size_t n, const std::string& name) {
+  // `largest`, when given, receives the largest value taken as unsigned for binary values
+  // (found while each chunk is in cache); ASCII values leave it unset.
+  NDArray int64_values(DType dt, std::size_t n, const std::string& name, std::optional<std::uint64_t>* largest = nullptr) {
     if (dtype_is_float(dt)) fail_line(name + " must be integers");
-    if (!binary_ || dt == DType::int64) return values(dt, n).as_dtype(DType::int64);
+    if (!binary_) return values(dt, n).as_dtype(DType::int64);
     cur_.need(n, dtype_size(dt), "binary values");
     const std::size_t at = cur_.offset();
     cur_.take(n * dtype_size(dt), "binary values");
     NDArray out = NDArray::uninit(DType::int64, {n});
-    visit_dtype(dt, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (std::is_integral_v<T>) io::read_indices<T>(file_, at, n, !cur_.little_endian(), 0, threads_, out.data<std::int64_t>());
-    });
+    std::int64_t* dst = out.data<std::int64_t>();
+    std::uint64_t top = 0;
+    if (dt == DType::int64) {
+      std::vector<std::uint64_t> tops(io::chunk_ranges(n, threads_), 0);
+      io::read_values(file_, at, n, 8, !cur_.little_endian(), threads_, dst, [&](unsigned r, std::size_t first, std::size_t k) {
+        tops[r] = std::max(tops[r], largest_as_unsigned(dst + first, k));
+      });
+      top = *std::max_element(tops.begin(), tops.end());
+    } else {
+      visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T>) top = io::read_indices<T>(file_, at, n, !cur_.little_endian(), 0, threads_, dst);
+      });
+    }
+    if (largest) *largest = top;
     return out;
   }
 
@@ -273,7 +289,7 @@ class Reader {
         line_at_ = cur_.ptr();
         const Words w = line_words();
         if (w.size() < 2 || upper(w[0]) != name) cur_.fail_expected(std::string(name) + " <type>", line_at_);
-        return int64_values(dtype(w[1]), m, name);
+        return int64_values(dtype(w[1]), m, name, std::string_view(name) == "CONNECTIVITY" ? &s.largest : nullptr);
       };
       if (n == 0) fail_line("CELLS: 0 offsets (there must be one more than the cells)");
       s.offsets = sub("OFFSETS", n);
@@ -418,6 +434,7 @@ class Reader {
     flat.connectivity = cells_.connectivity;
     flat.types = types_;
     flat.owned = true;
+    flat.largest_id = cells_.largest;
     flat.stream = cells_.connectivity.data<const std::int64_t>();
     flat.stream_size = cells_.connectivity.size();
     const auto* off = cells_.offsets.data<const std::int64_t>();

@@ -54,6 +54,8 @@ __attribute__((target("avx2"))) std::uint64_t largest_int64_avx2(const std::int6
 }
 #endif
 
+}  // namespace
+
 std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -61,8 +63,6 @@ std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n) {
 #endif
   return largest_as_unsigned<std::int64_t>(v, n);
 }
-
-}  // namespace
 
 bool UniformEnds::feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values) {
   Range& r = ranges_[range];
@@ -174,7 +174,11 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
   const auto npts = static_cast<std::int64_t>(num_points);
   if (cells.offsets.size() != n + 1) fail("expected " + std::to_string(n + 1) + " offsets, found " + std::to_string(cells.offsets.size()));
   if (off[0] != 0) fail("the first cell starts at " + std::to_string(off[0]) + ", expected 0");
-  for (std::size_t i = 0; i < n; ++i)
+  // Each check is a branch-free pass first (vectorised); only a failing one looks again for
+  // the first offender, to name it.
+  bool bad = false;
+  for (std::size_t i = 0; i < n; ++i) bad |= (off[i + 1] < off[i]) | (off[i + 1] > nconn);
+  for (std::size_t i = 0; i < n && bad; ++i)
     if (off[i + 1] < off[i] || off[i + 1] > nconn)
       fail(cell_label(i) + ": offset " + std::to_string(off[i + 1]) + " is outside [" + std::to_string(off[i]) + ", " +
            std::to_string(nconn) + "] (decreasing or past the connectivity)");
@@ -270,16 +274,22 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
       k = k0;
       for (std::size_t i = s; i < e && uniform; ++i) uniform = off[i + 1] - off[i] == k0;
     }
-    for (std::size_t i = s; i < e && k >= 0 && uniform; ++i)
+    bool sizes_differ = false;
+    if (k >= 0 && uniform)
+      for (std::size_t i = s; i < e; ++i) sizes_differ |= off[i + 1] - off[i] != k;
+    for (std::size_t i = s; i < e && sizes_differ; ++i)
       if (off[i + 1] - off[i] != k)
         fail(cell_label(i) + ": " + vtk_type_label(t) + " has " + std::to_string(off[i + 1] - off[i]) + " nodes, expected " +
              std::to_string(k));
     const std::int64_t first = off[s], last = off[e];
-    for (std::int64_t j = first; j < last; ++j) {
-      const std::int64_t v = conn[j];
-      if (v < 0 || v >= npts) {
-        const std::size_t cell = static_cast<std::size_t>(std::upper_bound(off + s, off + e + 1, j) - off - 1);
-        check_node(v, cell);
+    const bool ids_known_good = cells.largest_id && *cells.largest_id < static_cast<std::uint64_t>(npts);
+    if (!ids_known_good && largest_as_unsigned(conn + first, static_cast<std::size_t>(last - first)) >= static_cast<std::uint64_t>(npts)) {
+      for (std::int64_t j = first; j < last; ++j) {
+        const std::int64_t v = conn[j];
+        if (v < 0 || v >= npts) {
+          const std::size_t cell = static_cast<std::size_t>(std::upper_bound(off + s, off + e + 1, j) - off - 1);
+          check_node(v, cell);
+        }
       }
     }
     const auto len = static_cast<std::size_t>(last - first);

@@ -36,7 +36,14 @@ struct FlatCells {
   // buffer (views kept alive by it, no copy) and node orders are applied in place. Otherwise (a
   // caller's array) every block is a copy and `connectivity` is left as it was.
   bool owned = false;
+  // The connectivity's largest value taken as unsigned, when the reader found it while
+  // decoding: below the point count, no run's ids are scanned again.
+  std::optional<std::uint64_t> largest_id;
 };
+
+// The largest of `n` values taken as unsigned (negative ones are huge): one vectorised pass
+// (AVX2 where the CPU has it), for an id range check.
+std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n);
 
 struct BlocksOut {
   std::vector<CellBlock> blocks;
