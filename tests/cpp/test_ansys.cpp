@@ -127,6 +127,22 @@ TEST(AnsysRead, ACellThatFitsNoShapeIsAPolyhedronWithOutwardFaces) {
   }
 }
 
+TEST(AnsysRead, ACellWhoseSixQuadsMakeNoHexahedronIsAPolyhedronBesideTheHexahedra) {
+  // The second cell of hex_2cells.msh with a face that takes a node of the first cell: six
+  // quadrilaterals still, so a hexahedron by its faces' count, but not by its nodes. The
+  // hexahedron's row is written in place before the polyhedron is found; the blocks are
+  // then laid out again.
+  const auto good = mpp::read(kData + "hex_2cells.msh");
+  const auto m = read_string(replaced(slurp(kData + "hex_2cells.msh"), "9 c 6 3 2 0", "9 c 6 1 2 0"), "ansys", "twisted.msh", {{"ragged", "true"}});
+  ASSERT_EQ(m.cells.size(), 2u);
+  EXPECT_EQ(m.cells[0].type, "hexahedron");
+  EXPECT_EQ(m.cells[1].type, "polyhedron");
+  ASSERT_EQ(good.cells.size(), 1u);
+  const auto hexes = ints_of(good.cells[0].connectivity);
+  EXPECT_EQ(ints_of(m.cells[0].connectivity), std::vector<std::int64_t>(hexes.begin(), hexes.begin() + 8));
+  EXPECT_EQ(ints_of(m.cells[1].offsets), (std::vector<std::int64_t>{0, 6}));
+}
+
 TEST(AnsysWrite, MeshioLayoutAndFacesLayoutReadBack) {
   const auto src = mpp::read(kData + "wedge_pyramid.msh");
   for (const char* binary : {"true", "false"}) {

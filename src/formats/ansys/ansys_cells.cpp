@@ -23,11 +23,13 @@
 // of polygons and polyhedra: their boundary faces are left out, with a warning.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <map>
 
 #include "core/parallel.hpp"
+#include "core/uncached_scope.hpp"
 #include "formats/ansys/ansys_internal.hpp"
 #include "meshioplusplus/cell_types.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -42,12 +44,13 @@ constexpr std::string_view kKindType[] = {"triangle", "quad", "tetra", "pyramid"
 constexpr int kKindNodes[] = {3, 4, 4, 5, 6, 8, -1, -1};
 
 struct Builder {
+  Builder(Topology& topology, const std::string& file) : t(topology), path(file) {}
+
   Topology& t;
   const std::string& path;
   ScratchVector<std::int64_t> start;  // cell -> its faces in `items` (CSR)
   UninitVector<std::int64_t> items;  // face * 2 + (1 when the cell is its c1)
   ScratchVector<std::uint8_t> kind;
-  UninitVector<std::int64_t> conn;  // 8 slots per cell of a fixed shape (those it has written)
   // k when every face has k nodes (a tetrahedral mesh's triangles): a face's nodes are then
   // found without loading its offsets, one cache miss fewer per face of a cell; else 0.
   std::size_t uniform = 0;
@@ -68,13 +71,17 @@ struct Builder {
   }
 
   void index_faces() {
-    const Faces& f = t.faces;
+    Faces& f = t.faces;
     const std::size_t nc = t.num_cells, nf = f.c0.size();
     start.assign(nc + 1, 0);
     const std::size_t k0 = nf ? static_cast<std::size_t>(f.offsets[1] - f.offsets[0]) : 0;
     bool same = nf > 0;
     for (std::size_t i = 0; i < nf && same; ++i) same = static_cast<std::size_t>(f.offsets[i + 1] - f.offsets[i]) == k0;
     uniform = same ? k0 : 0;
+    if (uniform) {  // a face's nodes are found without offsets: they go before `items` comes
+      const UncachedScope dropped;
+      decltype(f.offsets)().swap(f.offsets);
+    }
     for (std::size_t i = 0; i < nf; ++i) {
       for (std::int64_t c : {f.c0[i], f.c1[i]})
         if (c < -1 || c >= static_cast<std::int64_t>(nc)) fail("face " + std::to_string(i + 1) + ": cell " + std::to_string(c + 1) + " is outside 0.." + std::to_string(nc));
@@ -83,6 +90,7 @@ struct Builder {
     }
     for (std::size_t c = 0; c < nc; ++c) start[c + 1] += start[c];
     items.resize(static_cast<std::size_t>(start[nc]));
+    const UncachedScope dropped;  // `at` below: nothing later reuses its size
     ScratchVector<std::int64_t> at(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < nf; ++i) {
       if (f.c0[i] >= 0) items[static_cast<std::size_t>(at[static_cast<std::size_t>(f.c0[i])]++)] = static_cast<std::int64_t>(i) * 2;
@@ -168,21 +176,15 @@ struct Builder {
     return true;
   }
 
-  Kind classify(std::size_t c, std::int64_t* out) const {
+  // The shape a cell's faces suggest, by their count and sizes alone (a fixed shape is
+  // confirmed, and its nodes found, by nodes_of()).
+  Kind candidate(std::size_t c) const {
     const auto b = static_cast<std::size_t>(start[c]), e = static_cast<std::size_t>(start[c + 1]);
     const std::size_t n = e - b;
     if (n == 0) return kNone;
     if (t.dim == 2) {
       if (n < 3) fail("cell " + std::to_string(c + 1) + " has only " + std::to_string(n) + " faces: expected a closed cell");
-      if (n == 3 || n == 4) {
-        std::vector<std::int64_t> l;
-        if (loop(c, l)) {
-          std::copy(l.begin(), l.end(), out);
-          return n == 3 ? kTriangle : kQuad;
-        }
-        fail("cell " + std::to_string(c + 1) + ": its " + std::to_string(n) + " faces do not form a closed loop of edges");
-      }
-      return kPolygon;
+      return n == 3 ? kTriangle : n == 4 ? kQuad : kPolygon;
     }
     std::size_t tri = 0, quad = 0;
     for (std::size_t i = b; i < e; ++i) {
@@ -191,49 +193,51 @@ struct Builder {
       tri += k == 3;
       quad += k == 4;
     }
-    Kind k = kPolyhedron;
-    if (n == 4 && tri == 4) k = kTetra;
-    else if (n == 5 && quad == 1 && tri == 4) k = kPyramid;
-    else if (n == 5 && tri == 2 && quad == 3) k = kWedge;
-    else if (n == 6 && quad == 6) k = kHexahedron;
-    if (k != kPolyhedron && !shape(c, k, out)) k = kPolyhedron;
-    if (k == kPolyhedron && n < 4) fail("cell " + std::to_string(c + 1) + " has only " + std::to_string(n) + " faces: expected a closed cell");
-    return k;
+    if (n == 4 && tri == 4) return kTetra;
+    if (n == 5 && quad == 1 && tri == 4) return kPyramid;
+    if (n == 5 && tri == 2 && quad == 3) return kWedge;
+    if (n == 6 && quad == 6) return kHexahedron;
+    if (n < 4) fail("cell " + std::to_string(c + 1) + " has only " + std::to_string(n) + " faces: expected a closed cell");
+    return kPolyhedron;
   }
 
-  void run(Mesh& m) {
-    index_faces();
-    const std::size_t nc = t.num_cells;
-    kind.assign(nc, kNone);
-    conn.resize(nc * 8);
-    const std::size_t chunk = 4096;
-    // A cell's faces lie anywhere in the file's face list: their nodes are cache misses,
-    // which most of the time here waited on. The faces of the cell kAhead further on are
-    // asked for ahead (their offsets where faces differ in size).
-    constexpr std::size_t kAhead = 16;
-    parallel_for((nc + chunk - 1) / chunk, t.threads, [&](std::size_t k) {
-      for (std::size_t c = k * chunk, e = std::min(nc, c + chunk); c < e; ++c) {
-        if (c + kAhead < e)
-          for (auto i = static_cast<std::size_t>(start[c + kAhead]); i < static_cast<std::size_t>(start[c + kAhead + 1]); ++i) {
-            const auto f = static_cast<std::size_t>(items[i] >> 1);
-            if (uniform) __builtin_prefetch(t.faces.nodes.data() + f * uniform);
-            else __builtin_prefetch(t.faces.offsets.data() + f);
-          }
-        kind[c] = classify(c, conn.data() + c * 8);
-      }
-    });
-    std::size_t skipped = 0;
-    for (std::size_t c = 0; c < nc; ++c) skipped += kind[c] == kNone;
-    if (skipped) warn("ansys: " + std::to_string(skipped) + " cells have no faces (dead or parent cells); skipped");
+  // The nodes of cell `c` of fixed candidate shape `k` into `out`; false when its faces do
+  // not make that shape after all (a 3-D cell is then a polyhedron; a 2-D one an error).
+  bool nodes_of(std::size_t c, Kind k, std::int64_t* out) const {
+    if (t.dim == 2) {
+      std::vector<std::int64_t> l;
+      if (!loop(c, l))
+        fail("cell " + std::to_string(c + 1) + ": its " + std::to_string(start[c + 1] - start[c]) + " faces do not form a closed loop of edges");
+      std::copy(l.begin(), l.end(), out);
+      return true;
+    }
+    return shape(c, k, out);
+  }
 
-    // Blocks: per zone in order of its first cell, per shape in order of first appearance.
-    struct Block {
-      std::int32_t zone;
-      Kind kind;
-      std::size_t first, count = 0;
-    };
-    std::vector<Block> blocks;
-    ScratchVector<std::int32_t> block_of(nc, -1);
+  // A block: the cells of one zone and one shape.
+  struct Block {
+    std::int32_t zone;
+    Kind kind;
+    std::size_t first, count = 0;
+  };
+  ScratchVector<std::int32_t> block_of;   // cell -> its block, -1 for a cell without faces
+  ScratchVector<std::int64_t> out_index;  // cell -> its index in the mesh's cells, -1 likewise
+  std::vector<std::int64_t> base;         // block -> the mesh index of its first cell
+  std::vector<std::int64_t*> rows;        // block -> its connectivity (fixed shapes)
+
+  // Where cell `c` (of a fixed shape) writes its nodes: its row of its block.
+  std::int64_t* cell_nodes(std::size_t c) const {
+    const auto bi = static_cast<std::size_t>(block_of[c]);
+    return rows[bi] + static_cast<std::size_t>(out_index[c] - base[bi]) * static_cast<std::size_t>(kKindNodes[kind[c]]);
+  }
+
+  // The blocks of the cells' current kinds (per zone in order of its first cell, per shape
+  // in order of first appearance), `order` the order they go into the mesh (by zone), and
+  // every cell's block and mesh index.
+  void layout(std::vector<Block>& blocks, std::vector<std::size_t>& order) {
+    const std::size_t nc = t.num_cells;
+    blocks.clear();
+    block_of.assign(nc, -1);
     std::vector<std::size_t> zone_rank(t.zones.size() + 1, SIZE_MAX);
     std::size_t ranks = 0;
     for (std::size_t c = 0; c < nc; ++c) {
@@ -247,35 +251,106 @@ struct Builder {
       ++blocks[bi].count;
       block_of[c] = static_cast<std::int32_t>(bi);
     }
-    std::vector<std::size_t> order(blocks.size());
+    order.resize(blocks.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     auto rank_of = [&](const Block& b) { return zone_rank[b.zone < 0 ? t.zones.size() : static_cast<std::size_t>(b.zone)]; };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank_of(blocks[a]) < rank_of(blocks[b]); });
-    std::vector<std::int64_t> base(blocks.size());
+    base.assign(blocks.size(), 0);
     std::int64_t total = 0;
     for (std::size_t i : order) {
       base[i] = total;
       total += static_cast<std::int64_t>(blocks[i].count);
     }
-    // Global output index of every cell, and each block's arrays.
-    ScratchVector<std::int64_t> out_index(nc, -1);
+    out_index.assign(nc, -1);
     std::vector<std::size_t> filled(blocks.size(), 0);
     for (std::size_t c = 0; c < nc; ++c)
       if (block_of[c] >= 0) {
         const auto bi = static_cast<std::size_t>(block_of[c]);
         out_index[c] = base[bi] + static_cast<std::int64_t>(filled[bi]++);
       }
-    std::vector<std::size_t> row(blocks.size(), 0);
-    std::vector<CellBlock> made(blocks.size());
+  }
+
+  // A face of a boundary zone (not interior): what the side regions need of it once the
+  // faces' cell and zone columns are given back.
+  struct BoundaryFace {
+    std::int64_t face, c0, c1;
+    std::int32_t zone;
+  };
+  std::vector<BoundaryFace> boundary_faces;
+
+  // After index_faces(): the boundary faces kept aside, then the faces' cell and zone
+  // columns freed: the cells are built from `items` and the nodes alone.
+  void keep_boundary_faces_only() {
+    Faces& f = t.faces;
+    std::vector<char> boundary(t.zones.size());  // per zone, asked once rather than per face
+    for (std::size_t zi = 0; zi < t.zones.size(); ++zi) boundary[zi] = !(t.zones[zi].bc_type == 2 || t.zones[zi].type_word == "interior");
+    for (std::size_t i = 0; i < f.c0.size(); ++i)
+      if (boundary[static_cast<std::size_t>(f.zone[i])]) boundary_faces.push_back({static_cast<std::int64_t>(i), f.c0[i], f.c1[i], f.zone[i]});
+    const UncachedScope dropped;  // back to the system: nothing later reuses these sizes
+    decltype(f.c0)().swap(f.c0);
+    decltype(f.c1)().swap(f.c1);
+    decltype(f.zone)().swap(f.zone);
+  }
+
+  void run(Mesh& m) {
+    index_faces();
+    keep_boundary_faces_only();
+    const std::size_t nc = t.num_cells;
+    kind.assign(nc, kNone);
+    const std::size_t chunk = 4096;
+    parallel_for((nc + chunk - 1) / chunk, t.threads, [&](std::size_t k) {
+      for (std::size_t c = k * chunk, e = std::min(nc, c + chunk); c < e; ++c) kind[c] = candidate(c);
+    });
+    std::size_t skipped = 0;
+    for (std::size_t c = 0; c < nc; ++c) skipped += kind[c] == kNone;
+    if (skipped) warn("ansys: " + std::to_string(skipped) + " cells have no faces (dead or parent cells); skipped");
+
+    // Blocks: per zone in order of its first cell, per shape in order of first appearance.
+    // A fixed-shape cell's nodes are written straight into its block's row; a cell whose
+    // faces turn out not to make its candidate shape (a hanging node on a "hexahedron")
+    // becomes a polyhedron, and the blocks are laid out again (rare: once per such file).
+    std::vector<Block> blocks;
+    std::vector<std::size_t> order;
+    std::vector<CellBlock> made;
+    for (;;) {
+      layout(blocks, order);
+      made.assign(blocks.size(), CellBlock{});
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        const Kind k = blocks[bi].kind;
+        if (kKindNodes[k] > 0)
+          made[bi] = CellBlock::rectangular(std::string(kKindType[k]), NDArray::uninit(DType::int64, {blocks[bi].count, static_cast<std::size_t>(kKindNodes[k])}));
+      }
+      rows.assign(blocks.size(), nullptr);
+      for (std::size_t bi = 0; bi < blocks.size(); ++bi)
+        if (kKindNodes[blocks[bi].kind] > 0) rows[bi] = made[bi].connectivity.data<std::int64_t>();
+      std::atomic<bool> demoted{false};
+      // A cell's faces lie anywhere in the file's face list: their nodes are cache misses,
+      // which most of the time here waited on. The faces of the cell kAhead further on are
+      // asked for ahead (their offsets where faces differ in size).
+      constexpr std::size_t kAhead = 16;
+      parallel_for((nc + chunk - 1) / chunk, t.threads, [&](std::size_t k) {
+        for (std::size_t c = k * chunk, e = std::min(nc, c + chunk); c < e; ++c) {
+          if (c + kAhead < e)
+            for (auto i = static_cast<std::size_t>(start[c + kAhead]); i < static_cast<std::size_t>(start[c + kAhead + 1]); ++i) {
+              const auto f = static_cast<std::size_t>(items[i] >> 1);
+              if (uniform) __builtin_prefetch(t.faces.nodes.data() + f * uniform);
+              else __builtin_prefetch(t.faces.offsets.data() + f);
+            }
+          if (kind[c] == kNone || kKindNodes[kind[c]] <= 0) continue;
+          if (!nodes_of(c, static_cast<Kind>(kind[c]), cell_nodes(c))) {
+            kind[c] = kPolyhedron;  // this cell's own slot: no other thread writes it
+            demoted.store(true, std::memory_order_relaxed);
+          }
+        }
+      });
+      if (!demoted.load()) break;
+    }
+
     std::vector<std::vector<std::int64_t>> poly_offsets(blocks.size()), poly_faces(blocks.size()), poly_nodes(blocks.size());
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
-      const Kind k = blocks[bi].kind;
-      if (kKindNodes[k] > 0) {
-        made[bi] = CellBlock::rectangular(std::string(kKindType[k]), NDArray::uninit(DType::int64, {blocks[bi].count, static_cast<std::size_t>(kKindNodes[k])}));
-      } else {
-        poly_offsets[bi].push_back(0);
-        if (k == kPolyhedron) poly_faces[bi].push_back(0);
-      }
+      if (kKindNodes[blocks[bi].kind] > 0) continue;
+      poly_offsets[bi].push_back(0);
+      if (blocks[bi].kind == kPolyhedron) poly_faces[bi].push_back(0);
     }
     std::vector<std::int64_t> tmp;
     for (std::size_t c = 0; c < nc; ++c) {
@@ -283,8 +358,7 @@ struct Builder {
       const auto bi = static_cast<std::size_t>(block_of[c]);
       const Kind k = blocks[bi].kind;
       if (kKindNodes[k] > 0) {
-        const auto w = static_cast<std::size_t>(kKindNodes[k]);
-        std::copy(conn.data() + c * 8, conn.data() + c * 8 + w, made[bi].connectivity.data<std::int64_t>() + row[bi]++ * w);
+        continue;  // written in place above
       } else if (k == kPolygon) {
         if (!loop(c, tmp)) fail("cell " + std::to_string(c + 1) + ": its faces do not form a closed loop of edges");
         poly_nodes[bi].insert(poly_nodes[bi].end(), tmp.begin(), tmp.end());
@@ -322,22 +396,19 @@ struct Builder {
     }
     std::vector<std::vector<std::int64_t>> sides(t.zones.size());
     std::vector<std::size_t> unnumbered(t.zones.size(), 0);  // faces of polygons / polyhedra
-    const Faces& f = t.faces;
-    std::vector<char> boundary(t.zones.size());  // per zone, asked once rather than per face
-    for (std::size_t zi = 0; zi < t.zones.size(); ++zi) boundary[zi] = !(t.zones[zi].bc_type == 2 || t.zones[zi].type_word == "interior");
-    for (std::size_t i = 0; i < f.c0.size(); ++i) {
-      if (!boundary[static_cast<std::size_t>(f.zone[i])]) continue;
+    for (const BoundaryFace& bf : boundary_faces) {
+      const auto zi = static_cast<std::size_t>(bf.zone);
       for (int side = 0; side < 2; ++side) {
-        const std::int64_t c = side ? f.c1[i] : f.c0[i];
+        const std::int64_t c = side ? bf.c1 : bf.c0;
         if (c < 0 || out_index[static_cast<std::size_t>(c)] < 0) continue;
         if (kKindNodes[kind[static_cast<std::size_t>(c)]] < 0) {
-          ++unnumbered[static_cast<std::size_t>(f.zone[i])];
+          ++unnumbered[zi];
           continue;
         }
-        const std::int64_t facet = local_facet(static_cast<std::size_t>(c), i);
+        const std::int64_t facet = local_facet(static_cast<std::size_t>(c), static_cast<std::size_t>(bf.face));
         if (facet < 0) continue;
-        sides[static_cast<std::size_t>(f.zone[i])].push_back(out_index[static_cast<std::size_t>(c)]);
-        sides[static_cast<std::size_t>(f.zone[i])].push_back(facet);
+        sides[zi].push_back(out_index[static_cast<std::size_t>(c)]);
+        sides[zi].push_back(facet);
       }
     }
     for (std::size_t zi = 0; zi < t.zones.size(); ++zi) {
@@ -355,8 +426,8 @@ struct Builder {
   // them), -1 when the face is not one of the cell's.
   std::int64_t local_facet(std::size_t c, std::size_t face) const {
     const Kind k = static_cast<Kind>(kind[c]);
-    const std::int64_t* fn = t.faces.nodes.data() + t.faces.offsets[face];
-    const auto fk = static_cast<std::size_t>(t.faces.offsets[face + 1] - t.faces.offsets[face]);
+    const std::int64_t* fn = t.faces.nodes.data() + (uniform ? face * uniform : static_cast<std::size_t>(t.faces.offsets[face]));
+    const std::size_t fk = face_size(static_cast<std::int64_t>(face) * 2);
     auto has = [&](const std::vector<std::int64_t>& nodes) {
       if (nodes.size() != fk) return false;
       for (std::size_t j = 0; j < fk; ++j)
@@ -367,7 +438,7 @@ struct Builder {
     const auto& facets = cell_facets(kKindType[k]);
     for (std::size_t j = 0; j < facets.size(); ++j) {
       nodes.clear();
-      for (int l : facets[j]) nodes.push_back(conn[c * 8 + static_cast<std::size_t>(l)]);
+      for (int l : facets[j]) nodes.push_back(cell_nodes(c)[l]);
       if (has(nodes)) return static_cast<std::int64_t>(j);
     }
     return -1;
@@ -377,7 +448,7 @@ struct Builder {
 }  // namespace
 
 void build_cells(Topology& topo, Mesh& mesh, const std::string& path) {
-  Builder b{topo, path, {}, {}, {}, {}};
+  Builder b(topo, path);
   b.run(mesh);
 }
 
