@@ -355,8 +355,21 @@ class Cursor {
 
   Position position(const char* at) const {
     std::int64_t line = 1;
-    for (const char* q = begin_; q < at && q < end_; ++q) line += (*q == '\n');
+    const char* q = begin_;
+    if (forgotten_) {  // counted before the text was let go (a place inside it gets its end)
+      line += forgotten_lines_;
+      q = forgotten_;
+    }
+    for (; q < at && q < end_; ++q) line += (*q == '\n');
     return {line, static_cast<std::int64_t>(at - begin_)};
+  }
+  // The text before `at` (not before earlier calls' `at`) will not be read again, and its
+  // memory may be given back: its line breaks are counted now, so position() stays right
+  // for every place from `at` on.
+  void forget_before(const char* at) {
+    if (at < begin_ || at > end_ || (forgotten_ && at < forgotten_)) fail("internal: forget_before outside the text");
+    for (const char* q = forgotten_ ? forgotten_ : begin_; q < at; ++q) forgotten_lines_ += (*q == '\n');
+    forgotten_ = at;
   }
 
   static std::string_view trim(std::string_view s) {
@@ -370,6 +383,8 @@ class Cursor {
   const char* p_;
   const char* end_;
   bool little_ = true;
+  const char* forgotten_ = nullptr;  // forget_before()
+  std::int64_t forgotten_lines_ = 0;
   std::string format_;
   std::string path_;
 };

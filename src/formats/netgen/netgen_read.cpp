@@ -22,7 +22,12 @@
 // A section meshio does not know is skipped with a warning naming it and its line (its
 // rows too, when a count line follows). A file that starts with the gzip magic is
 // inflated first (bounded: deflate expands at most 1032:1); line numbers in errors then
-// count lines of the inflated text.
+// count lines of the inflated text. The inflated text behind the parser is given back to
+// the system a MiB at a time (give_back_parsed_text), so the text and the arrays parsed
+// out of it are never both whole in memory.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -109,6 +114,25 @@ class Reader {
  private:
   std::string line_of(const char* at) const { return std::to_string(cur_.position(at).line); }
 
+  // A .vol.gz's inflated text before the cursor, in whole pages, goes back to the system
+  // once there are kGiveBackBytes of it (the cursor forgets it first, keeping the line
+  // numbers of later errors). Nothing reads text behind the cursor afterwards: rows keep
+  // only pointers into their own line, and build()'s errors point at the end.
+  static constexpr std::size_t kGiveBackRows = 4096, kGiveBackBytes = std::size_t{1} << 20;
+  void give_back_parsed_text() {
+#if defined(MADV_DONTNEED)
+    if (inflated_.empty()) return;
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto start = reinterpret_cast<std::uintptr_t>(given_back_ ? given_back_ : inflated_.data());
+    const std::uintptr_t from = (start + page - 1) / page * page;
+    const std::uintptr_t to = reinterpret_cast<std::uintptr_t>(cur_.ptr()) / page * page;
+    if (to <= from || to - from < kGiveBackBytes) return;
+    cur_.forget_before(cur_.ptr());
+    ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);  // advice: a failure only keeps the pages
+    given_back_ = reinterpret_cast<const char*>(to);
+#endif
+  }
+
   // Skips blank lines and '#' comment lines; the next line, trimmed, and where it starts
   // (empty at the end of the text).
   std::string_view content_line(const char*& at) {
@@ -191,6 +215,7 @@ class Reader {
     std::string_view w[kMaxWords];
     const char* at = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
+      if (i % kGiveBackRows == 0) give_back_parsed_text();
       if (row(w, at, "the points") < 3) cur_.fail_expected("a point's x y z", at);
       for (int k = 0; k < 3; ++k) out[3 * i + k] = field<double>(w[k], "a coordinate");
     }
@@ -205,6 +230,7 @@ class Reader {
     std::string_view w[kMaxWords];
     const char* at = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
+      if (i % kGiveBackRows == 0) give_back_parsed_text();
       const std::size_t nw = row(w, at, "the elements");
       const std::size_t count_at = static_cast<std::size_t>(-fixed_nodes);
       if (fixed_nodes < 0 && nw <= count_at) cur_.fail_expected("an element row", at);
@@ -279,6 +305,7 @@ class Reader {
 
   io::FileBytes file_;
   std::vector<char> inflated_;
+  const char* given_back_ = nullptr;  // inflated_ before this went back to the system
   io::Cursor cur_;
   int dimension_ = 3;
   bool two_line_rows_ = false;
