@@ -178,3 +178,24 @@ TEST(DolfinFastPath, ListsReadTheSameOnEveryPathAndThreadCount) {
   EXPECT_NE(e1.find("v2=\"" + std::to_string(3 * n) + "\" is outside [0, " + std::to_string(n + 2) + ")"), std::string::npos) << e1;
   EXPECT_EQ(e1, e4);
 }
+
+TEST(DolfinWrite, ManyRowsFormattedOnSeveralThreadsGiveTheSameBytes) {
+  // Two tetra blocks of 70000 rows each (several chunks of io::write_rows; the second
+  // block's indices continue the first's) and 80000 points.
+  const std::size_t np = 80000;
+  std::vector<double> p(3 * np);
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<double>(i % 977) * 0.125 - static_cast<double>(i / 5);
+  mpp::Mesh m;
+  m.points = mpp::NDArray::from_vector(p, {np, 3});
+  for (int b = 0; b < 2; ++b) {
+    std::vector<std::int64_t> c(4 * 70000);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int64_t>((i * 13 + static_cast<std::size_t>(b)) % np);
+    m.cells.push_back(mpp::CellBlock::rectangular("tetra", mpp::NDArray::from_vector(c, {70000, 4})));
+  }
+  EXPECT_EQ(thread_counts_changing_bytes(m, "dolfin-xml", ".xml"), "");
+  const auto back = mpp::read(tmp_path("threads8.xml"), "dolfin-xml");
+  ASSERT_EQ(back.cells.size(), 1u);
+  EXPECT_EQ(back.cells[0].size(), 140000u);
+  EXPECT_EQ(back.cells[0].connectivity.value_as_int64(4 * 70000), m.cells[1].connectivity.value_as_int64(0));
+  EXPECT_EQ(compare_meshes(mpp::Mesh{back.points}, mpp::Mesh{m.points}), "");
+}

@@ -14,11 +14,13 @@
 // finds again (empty, or holding '.' or '/'), is skipped with a warning. Every file goes
 // through its own AtomicFile; all are written before the first is committed, the mesh
 // file last.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/io/file.hpp"
+#include "core/io/parallel_text.hpp"
 #include "core/io/text_writer.hpp"
 #include "formats/dolfin/dolfin_internal.hpp"
 #include "meshioplusplus/errors.hpp"
@@ -39,7 +41,9 @@ const CellKind* kind_to_write(const Mesh& mesh) {
   return nullptr;
 }
 
-void write_mesh_file(io::AtomicFile& file, const Mesh& mesh, const CellKind& kind, std::size_t ncells) {
+// The vertex and cell rows are formatted on `threads` threads (core/io/parallel_text.hpp;
+// the bytes never depend on it).
+void write_mesh_file(io::AtomicFile& file, const Mesh& mesh, const CellKind& kind, std::size_t ncells, unsigned threads) {
   io::TextWriter w(file);
   const io::FloatFormat shortest;
   const std::size_t dim = mesh.points.dim(1);
@@ -49,15 +53,17 @@ void write_mesh_file(io::AtomicFile& file, const Mesh& mesh, const CellKind& kin
   w.str(kHeader).str("  <mesh celltype=\"").str(kind.dolfin).str("\" dim=\"").integer(dim).str("\">\n");
   w.str("    <vertices size=\"").integer(mesh.num_points()).str("\">\n");
   static constexpr const char* kAxes[] = {"\" x=\"", "\" y=\"", "\" z=\""};
-  for (std::size_t i = 0; i < mesh.num_points(); ++i) {
-    w.str("      <vertex index=\"").integer(i);
-    for (std::size_t k = 0; k < dim; ++k) {
-      w.str(kAxes[k]);
-      if (f32) w.real(static_cast<float>(p[dim * i + k]), shortest);
-      else w.real(p[dim * i + k], shortest);
+  io::write_rows(w, mesh.num_points(), threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) {
+      t.str("      <vertex index=\"").integer(i);
+      for (std::size_t k = 0; k < dim; ++k) {
+        t.str(kAxes[k]);
+        if (f32) t.real(static_cast<float>(p[dim * i + k]), shortest);
+        else t.real(p[dim * i + k], shortest);
+      }
+      t.str("\" />\n");
     }
-    w.str("\" />\n");
-  }
+  });
   w.str("    </vertices>\n    <cells size=\"").integer(ncells).str("\">\n");
   static constexpr const char* kNodes[] = {"\" v0=\"", "\" v1=\"", "\" v2=\"", "\" v3=\""};
   std::size_t index = 0;
@@ -65,11 +71,14 @@ void write_mesh_file(io::AtomicFile& file, const Mesh& mesh, const CellKind& kin
     if (b.type != kind.meshio) continue;
     const NDArray conn = b.connectivity.as_dtype(DType::int64);
     const std::int64_t* c = conn.data<std::int64_t>();
-    for (std::size_t i = 0; i < b.size(); ++i, ++index) {
-      w.str("      <").str(kind.dolfin).str(" index=\"").integer(index);
-      for (int k = 0; k < kind.nodes; ++k) w.str(kNodes[k]).integer(c[kind.nodes * i + k]);
-      w.str("\" />\n");
-    }
+    io::write_rows(w, b.size(), threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+      for (std::size_t i = r0; i < r1; ++i) {
+        t.str("      <").str(kind.dolfin).str(" index=\"").integer(index + i);
+        for (int k = 0; k < kind.nodes; ++k) t.str(kNodes[k]).integer(c[kind.nodes * i + k]);
+        t.str("\" />\n");
+      }
+    });
+    index += b.size();
   }
   w.str("    </cells>\n  </mesh>\n</dolfin>\n");
   w.flush();
@@ -104,6 +113,7 @@ void write_mesh_function(io::AtomicFile& file, const std::vector<const NDArray*>
 
 void write_dolfin(const std::string& path, const Mesh& mesh, const Options& options) {
   OptionReader opts(options, "dolfin-xml");
+  const unsigned threads = std::max(1u, opts.threads());
   opts.finish();
   if (mesh.points.ndim() != 2 || (mesh.points.dim(1) != 2 && mesh.points.dim(1) != 3))
     throw write_error("dolfin-xml", path, "points must be (n, 2) or (n, 3)");
@@ -145,7 +155,7 @@ void write_dolfin(const std::string& path, const Mesh& mesh, const Options& opti
   }
 
   io::AtomicFile file(path, "dolfin-xml");
-  write_mesh_file(file, mesh, *kind, ncells);
+  write_mesh_file(file, mesh, *kind, ncells, threads);
   std::vector<std::unique_ptr<io::AtomicFile>> companions;
   for (const auto& [name, parts] : functions) {
     companions.push_back(std::make_unique<io::AtomicFile>(companion_path(path, name), "dolfin-xml"));

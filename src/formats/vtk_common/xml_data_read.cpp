@@ -11,6 +11,7 @@
 #include "core/io/byteorder.hpp"
 #include "core/io/section_reader.hpp"
 #include "core/uncached_scope.hpp"
+#include "core/uninit_vector.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::vtk {
@@ -419,7 +420,7 @@ NDArray XmlDataReader::read_binary(const XmlElement& da, DType dt, std::size_t w
       // (whole blocks, at least one) and inflated from there, so the compressed bytes never
       // sit in memory whole beside the array (they raised a zlib read's peak by a fifth).
       constexpr std::size_t kBatch = std::size_t{4} << 20;
-      std::vector<unsigned char> tmp;
+      UninitVector<unsigned char> tmp;  // every byte decoded into before it is read
       for (std::size_t k0 = 0; k0 < nblocks;) {
         std::size_t k1 = k0 + 1;
         while (k1 < nblocks && coff[k1 + 1] - coff[k0] <= kBatch) ++k1;

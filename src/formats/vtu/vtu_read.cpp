@@ -160,11 +160,17 @@ class Reader {
     if (t.dtype() != DType::uint8) {
       NDArray u = NDArray::uninit(DType::uint8, {p.num_cells});
       auto* pu = u.data<std::uint8_t>();
-      for (std::size_t i = 0; i < p.num_cells; ++i) {
-        const std::int64_t v = t.value_as_int64(i);
-        if (v < 0 || v > 255) fail_at(*types, "cell " + std::to_string(i) + ": " + vtk::vtk_type_label(v) + " is not a VTK cell type");
-        pu[i] = static_cast<std::uint8_t>(v);
-      }
+      visit_dtype(t.dtype(), [&](auto tag) {  // a typed loop, not a call per value
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T>) {
+          const T* pt = t.data<const T>();
+          for (std::size_t i = 0; i < p.num_cells; ++i) {
+            const auto v = static_cast<std::int64_t>(pt[i]);
+            if (v < 0 || v > 255) fail_at(*types, "cell " + std::to_string(i) + ": " + vtk::vtk_type_label(v) + " is not a VTK cell type");
+            pu[i] = static_cast<std::uint8_t>(v);
+          }
+        }
+      });
       t = u;
     }
     p.types = t;
