@@ -132,7 +132,9 @@ class NDArray {
 
   // Owning, uninitialised: for readers that overwrite every byte.
   static NDArray uninit(DType dtype, Shape shape);
-  // Owning, zero-filled.
+  // Zero-filled. From 256 KiB on, with no buffer allocator installed, the memory is a fresh
+  // anonymous mapping (zero pages, faulted in only when touched, as calloc gives them),
+  // owned through keep_alive() rather than a Buffer; otherwise an owning buffer cleared.
   static NDArray zeros(DType dtype, Shape shape);
   // Non-owning view over caller memory; `keep_alive` (optional) is held as long as any
   // NDArray shares this view, for callers whose memory has an owner of its own.

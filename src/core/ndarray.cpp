@@ -41,6 +41,9 @@ constexpr std::size_t kHugeAlignment = std::size_t{2} << 20;
 // back heap memory of that size to the system as soon as another library's frees let it
 // trim, so it too would come back as fresh pages.
 constexpr std::size_t kCacheFrom = std::size_t{1} << 20;
+// zeros() of this many bytes or more map fresh zero pages (one mmap call costs less than
+// clearing 64 pages of fresh memory, each a page fault).
+constexpr std::size_t kZerosMapFrom = std::size_t{256} << 10;
 
 thread_local int t_uncached = 0;  // UncachedScope depth on this thread
 
@@ -309,6 +312,18 @@ NDArray NDArray::uninit(DType dtype, Shape shape) {
 }
 
 NDArray NDArray::zeros(DType dtype, Shape shape) {
+  // A large array of zeros is a fresh anonymous mapping, as calloc (numpy.zeros) gives it:
+  // its pages are zero already and cost nothing until touched, where clearing a buffer
+  // faults every page in (a reader's placeholder zeros, never read, paid for them all).
+  // Not when an allocator is installed: the array's memory must then come from it.
+  const std::size_t nbytes = shape_nbytes(dtype, shape);
+  if (nbytes >= kZerosMapFrom && !current_buffer_allocator()) {
+    void* p = ::mmap(nullptr, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      std::shared_ptr<void> owner(p, [nbytes](void* q) { ::munmap(q, nbytes); });
+      return view(p, dtype, std::move(shape), std::move(owner));
+    }
+  }
   NDArray out = uninit(dtype, std::move(shape));
   std::memset(out.data_, 0, out.nbytes());
   return out;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -241,7 +242,7 @@ TEST(NDArray, LargeDefaultBuffersAreHugePageAlignedAndFreedCleanly) {
   // Above 4 MiB the default heap aligns to 2 MiB (transparent huge pages); the buffer is
   // still exactly as large as asked and freed through the matching path.
   for (std::size_t n : {std::size_t{4} << 20, (std::size_t{9} << 20) + 3}) {
-    auto a = mpp::NDArray::zeros(mpp::DType::uint8, {n});
+    auto a = mpp::NDArray::uninit(mpp::DType::uint8, {n});  // the heap's path (large zeros() are mappings)
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.raw()) % (std::size_t{2} << 20), 0u);
     EXPECT_EQ(a.nbytes(), n);
     a.data<std::uint8_t>()[n - 1] = 7;
@@ -383,4 +384,35 @@ TEST(NDArray, DiscardTailKeepsTheFrontAndSparesInstalledAllocators) {
   b.buffer()->discard_tail(0);
   for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(b.data<std::int64_t>()[i], static_cast<std::int64_t>(i) + 1) << i;
   EXPECT_EQ(b.data<std::int64_t>()[n - 1], static_cast<std::int64_t>(n));
+}
+
+TEST(NDArray, LargeZerosAreFreshZeroPagesUnlessAnAllocatorIsInstalled) {
+  // A cached heap buffer of the same size first: a large zeros() must not inherit its bytes.
+  {
+    auto dirty = mpp::NDArray::uninit(mpp::DType::int64, {1 << 18});
+    std::memset(dirty.raw(), 0x5a, dirty.nbytes());
+  }
+  auto z = mpp::NDArray::zeros(mpp::DType::int64, {1 << 18});  // 2 MiB: a mapping of its own
+  EXPECT_FALSE(z.owns_data());
+  ASSERT_NE(z.keep_alive(), nullptr);
+  const auto* v = z.data<const std::int64_t>();
+  std::int64_t any = 0;
+  for (std::size_t i = 0; i < z.size(); ++i) any |= v[i];
+  EXPECT_EQ(any, 0);
+  z.data<std::int64_t>()[12345] = 7;  // writable, and a copy is an ordinary owning array
+  const auto c = z.copy();
+  EXPECT_TRUE(c.owns_data());
+  EXPECT_EQ(c.value_as_int64(12345), 7);
+  EXPECT_EQ(c.value_as_int64(12346), 0);
+  // With an allocator installed the array's memory comes from it, cleared.
+  Counter counter;
+  {
+    Installed installed(counting(counter));
+    auto a = mpp::NDArray::zeros(mpp::DType::float64, {1 << 18});
+    EXPECT_TRUE(a.owns_data());
+    EXPECT_EQ(counter.allocs, 1);
+    EXPECT_EQ(a.value_as_double((1 << 18) - 1), 0.0);
+  }
+  // Small ones stay on the heap.
+  EXPECT_TRUE(mpp::NDArray::zeros(mpp::DType::int8, {100}).owns_data());
 }
