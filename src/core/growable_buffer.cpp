@@ -29,6 +29,34 @@ constexpr bool kCanMap = true;
 constexpr bool kCanMap = false;
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+#define MESHIOPP_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MESHIOPP_UNDER_TSAN 1
+#endif
+#endif
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+// Moves a mapping of `old_len` bytes (the first `used` written) to one of `new_len`.
+// ThreadSanitizer does not intercept mremap(2): the pages' new addresses would keep the
+// access history of whatever was mapped there before (a buffer another thread wrote and
+// unmapped), and it reports races that are not there. Under it the move is a new mapping,
+// one copy and an unmap, all of which it sees; everywhere else, mremap (no copy).
+void* move_mapping(void* old, std::size_t old_len, std::size_t used, std::size_t new_len) {
+#ifdef MESHIOPP_UNDER_TSAN
+  void* p = ::mmap(nullptr, new_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return p;
+  std::memcpy(p, old, used);
+  ::munmap(old, old_len);
+  return p;
+#else
+  (void)used;
+  return ::mremap(old, old_len, new_len, MREMAP_MAYMOVE);
+#endif
+}
+#endif
+
 }  // namespace
 
 GrowableBuffer::~GrowableBuffer() { clear(); }
@@ -83,7 +111,7 @@ void GrowableBuffer::grow(std::size_t bytes) {
     const std::size_t len = round_to_pages(want);
     void* p = nullptr;
     if (mapped_) {
-      p = ::mremap(data_, capacity_, len, MREMAP_MAYMOVE);
+      p = move_mapping(data_, capacity_, size_, len);
       if (p == MAP_FAILED) throw std::bad_alloc();
     } else {
       p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
