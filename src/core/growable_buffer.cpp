@@ -23,12 +23,6 @@ std::size_t page_size() {
 std::size_t round_to_pages(std::size_t n) { return (n + page_size() - 1) / page_size() * page_size(); }
 
 
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
-constexpr bool kCanMap = true;
-#else
-constexpr bool kCanMap = false;
-#endif
-
 #if defined(__SANITIZE_THREAD__)
 #define MESHIOPP_UNDER_TSAN 1
 #elif defined(__has_feature)
@@ -38,11 +32,13 @@ constexpr bool kCanMap = false;
 #endif
 
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
+constexpr bool kCanMap = true;
+
 // Moves a mapping of `old_len` bytes (the first `used` written) to one of `new_len`.
-// ThreadSanitizer does not intercept mremap(2): the pages' new addresses would keep the
-// access history of whatever was mapped there before (a buffer another thread wrote and
-// unmapped), and it reports races that are not there. Under it the move is a new mapping,
-// one copy and an unmap, all of which it sees; everywhere else, mremap (no copy).
+// ThreadSanitizer does not intercept mremap(2): the range a move leaves keeps its access
+// history, and a later buffer that lands there (written by another thread) is reported as
+// a race that is not there. Under it the move is a new mapping, one copy and an unmap, all
+// of which it sees; everywhere else, mremap (no copy).
 void* move_mapping(void* old, std::size_t old_len, std::size_t used, std::size_t new_len) {
 #ifdef MESHIOPP_UNDER_TSAN
   void* p = ::mmap(nullptr, new_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -55,6 +51,8 @@ void* move_mapping(void* old, std::size_t old_len, std::size_t used, std::size_t
   return ::mremap(old, old_len, new_len, MREMAP_MAYMOVE);
 #endif
 }
+#else
+constexpr bool kCanMap = false;
 #endif
 
 }  // namespace
