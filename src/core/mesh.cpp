@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/io/decode.hpp"
 #include "meshioplusplus/cell_types.hpp"
 
 namespace meshioplusplus {
@@ -16,8 +17,12 @@ namespace {
 
 bool is_integer(DType d) { return !dtype_is_float(d); }
 
-// Checks every value of an integer array lies in [0, upper); names `what` otherwise.
+// Checks every value of an integer array lies in [0, upper); names `what` otherwise. int64
+// (the usual connectivity) is checked in one vectorised pass first, the value and position
+// of a bad index then found by the loop below.
 void check_index_range(const NDArray& a, std::int64_t upper, const std::string& what) {
+  if (a.dtype() == DType::int64 && upper >= 0 && io::largest_as_unsigned(static_cast<const std::int64_t*>(a.raw()), a.size()) < static_cast<std::uint64_t>(upper))
+    return;
   visit_dtype(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* p = static_cast<const T*>(a.raw());

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -14,8 +16,10 @@
 #include "core/codec/base64.hpp"
 #include "core/io/array_writer.hpp"
 #include "core/io/cursor.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/file.hpp"
 #include "meshioplusplus/format.hpp"
+#include "meshioplusplus/mesh.hpp"
 
 namespace mpp = meshioplusplus;
 namespace io = meshioplusplus::io;
@@ -391,4 +395,112 @@ TEST(Base64Writer, PiecesEncodeAsTheirConcatenationOnAnyThreadCount) {
   empty.append(nullptr, 0);
   empty.finish();
   EXPECT_EQ(none, "");
+}
+
+// Base64Reader against the bytes encoded: every length around the vector loop's bounds (8
+// groups a step, 11 groups left at least), every byte value, one and several threads; each
+// character that is not in the alphabet (and is not whitespace or '=') stops the read at
+// that character, wherever it stands in a step.
+TEST(Base64Reader, DecodesEveryLengthAndStopsAtTheFirstBadCharacter) {
+  auto encode = [](const std::vector<unsigned char>& b) {
+    std::string t;
+    mpp::codec::base64_append(t, b.data(), b.size());
+    return t;
+  };
+  auto decode = [](const std::string& text, std::size_t nbytes, unsigned threads, std::vector<unsigned char>& out) {
+    out.assign(nbytes, 0);
+    mpp::codec::Base64Reader r(text.data(), text.data() + text.size());
+    const bool ok = r.read(out.data(), nbytes, threads);
+    return std::pair<bool, std::ptrdiff_t>(ok, ok ? -1 : r.error_at() - text.data());
+  };
+  std::vector<unsigned char> out;
+  for (std::size_t n = 0; n <= 400; ++n) {
+    std::vector<unsigned char> bytes(n);
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = static_cast<unsigned char>((i * 131 + n * 7) & 0xff);
+    EXPECT_EQ(decode(encode(bytes), n, 1, out).first, true) << n;
+    EXPECT_EQ(out, bytes) << n << " bytes";
+  }
+  std::vector<unsigned char> big((std::size_t{3} << 20) + 2);  // past the parallel threshold
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<unsigned char>((i * 2654435761u) >> 11);
+  const std::string big_text = encode(big);
+  for (unsigned threads : {1u, 2u, 5u}) {
+    EXPECT_TRUE(decode(big_text, big.size(), threads, out).first);
+    EXPECT_EQ(out, big) << threads << " threads";
+  }
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::vector<unsigned char> plain(300, 0x5a);
+  const std::string text = encode(plain);
+  for (int c = 0; c < 256; ++c) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    if (alphabet.find(static_cast<char>(c)) != std::string::npos || space || c == '=') continue;
+    for (std::size_t at : {std::size_t{0}, std::size_t{31}, std::size_t{37}, std::size_t{200}, text.size() - 45}) {
+      std::string bad = text;
+      bad[at] = static_cast<char>(c);
+      const auto [ok, where] = decode(bad, plain.size(), 1, out);
+      EXPECT_FALSE(ok) << "byte " << c << " at " << at;
+      EXPECT_EQ(where, static_cast<std::ptrdiff_t>(at)) << "byte " << c;
+    }
+  }
+  // A bad character deep inside a parallel decode is found at its place too.
+  std::string bad_big = big_text;
+  bad_big[big_text.size() / 2 + 3] = '-';
+  const auto [ok, where] = decode(bad_big, big.size(), 3, out);
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(where, static_cast<std::ptrdiff_t>(big_text.size() / 2 + 3));
+}
+
+// decode_indices (AVX2 on a CPU that has it) gives what the one-at-a-time loop gives: the
+// same int64 values and the same largest-as-unsigned, for int32 and int64 files in either
+// byte order, every length around the vector width, negative and extreme values included;
+// largest_as_unsigned likewise.
+template <class I> void expect_decode_like_scalar() {
+  std::vector<I> values(203);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<I>(static_cast<std::int64_t>(i * 2654435761u % 1000003) - (i % 17 == 0 ? 500000 : 0));
+  values[7] = std::numeric_limits<I>::max(), values[150] = std::numeric_limits<I>::min(), values[201] = 0;
+  for (bool swap : {false, true}) {
+    std::vector<I> file(values);
+    if (swap) mpp::io::byteswap_inplace(file.data(), file.size(), sizeof(I));
+    const char* src = reinterpret_cast<const char*>(file.data());
+    for (std::int64_t base : {0, 1}) {
+      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{9}, std::size_t{33}, std::size_t{151}, values.size()}) {
+        std::vector<std::int64_t> got(n + 1, 77), want(n + 1, 77);
+        const std::uint64_t top = mpp::io::decode_indices<I>(got.data(), src, n, swap, base);
+        const std::uint64_t want_top = swap ? mpp::io::decode_indices_as<I, true>(want.data(), src, n, base)
+                                            : mpp::io::decode_indices_as<I, false>(want.data(), src, n, base);
+        EXPECT_EQ(got, want) << sizeof(I) << "-byte, swap " << swap << ", base " << base << ", n " << n;
+        EXPECT_EQ(top, want_top) << sizeof(I) << "-byte, swap " << swap << ", base " << base << ", n " << n;
+        EXPECT_EQ(mpp::io::largest_as_unsigned(got.data(), n), want_top) << n;
+        EXPECT_EQ(got[n], 77);  // nothing written past n
+      }
+    }
+  }
+}
+TEST(DecodeIndices, VectorBuildMatchesTheScalarLoop) {
+  expect_decode_like_scalar<std::int32_t>();
+  expect_decode_like_scalar<std::int64_t>();
+}
+
+// check_index_range (through Mesh validation): an out-of-range index is named with its value
+// and position, below zero and at the point count alike, after the vectorised first pass.
+TEST(CheckIndexRange, NamesTheFirstBadIndexAndItsPosition) {
+  mpp::Mesh mesh;
+  mesh.points = mpp::NDArray::zeros(mpp::DType::float64, {10, 3});
+  auto tets = mpp::NDArray::zeros(mpp::DType::int64, {100, 4});
+  for (std::size_t i = 0; i < 400; ++i) tets.data<std::int64_t>()[i] = static_cast<std::int64_t>(i % 10);
+  mesh.cells.push_back(mpp::CellBlock::rectangular("tetra", tets));
+  EXPECT_NO_THROW(mesh.validate());
+  for (std::int64_t bad : {std::int64_t{-1}, std::int64_t{10}, std::numeric_limits<std::int64_t>::min()}) {
+    mpp::Mesh m = mesh;
+    auto conn = mpp::NDArray::zeros(mpp::DType::int64, {100, 4});
+    std::memcpy(conn.raw(), tets.raw(), 400 * sizeof(std::int64_t));
+    conn.data<std::int64_t>()[237] = bad;
+    m.cells[0] = mpp::CellBlock::rectangular("tetra", conn);
+    try {
+      m.validate();
+      FAIL() << "no error for index " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("index " + std::to_string(bad) + " at position 237"), std::string::npos) << e.what();
+    }
+  }
 }

@@ -7,7 +7,12 @@
 #include <cstring>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "core/parallel.hpp"
+
+#ifdef MESHIOPP_AVX2_DISPATCH
+#include <immintrin.h>
+#endif
 
 namespace meshioplusplus::codec {
 
@@ -48,10 +53,55 @@ constexpr std::array<std::uint32_t, 256> make_shifted(int pos) {
 constexpr std::array<std::uint32_t, 256> kD0 = make_shifted(0), kD1 = make_shifted(1), kD2 = make_shifted(2),
                                          kD3 = make_shifted(3);
 
+#ifdef MESHIOPP_AVX2_DISPATCH
+// Groups [0, n) of `src` into `out` 8 at a time (32 characters to 24 bytes) with AVX2, the
+// method of Mula and Lemire, "Faster Base64 Encoding and Decoding Using AVX2 Instructions"
+// (ACM Transactions on the Web, 2018): each character's low and high nibbles index two
+// 16-entry tables whose AND is zero only for the 64 alphabet characters; a third table,
+// indexed by the high nibble ('/' moved to its own slot), holds the offset that turns each
+// range of the alphabet into its 6-bit value; two multiply-adds then join four 6-bit values
+// into 24 bits and two shuffles pack the 3-byte groups together. Returns the first group of
+// the first step holding anything but alphabet characters (the scalar loop then finds
+// which), or where fewer than 11 groups are left: each step stores 32 bytes, 8 of them over
+// the next step's output, and those must stay inside this run's 3n bytes (runs are decoded
+// side by side on several threads).
+__attribute__((target("avx2"))) std::size_t decode_run_avx2(const unsigned char* src, unsigned char* out, std::size_t n) {
+  const __m256i lut_lo = _mm256_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A,
+                                          0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A);
+  const __m256i lut_hi = _mm256_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10,
+                                          0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10);
+  // Offsets by high nibble: 2 '+' (43 -> 62), 1 '/' (47 -> 63), 3 digits, 4-5 'A'-'Z', 6-7 'a'-'z'.
+  const __m256i lut_roll = _mm256_setr_epi8(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i nibble = _mm256_set1_epi8(0x0F), slash = _mm256_set1_epi8(0x2F);
+  const __m256i join_pairs = _mm256_set1_epi32(0x01400140), join_quads = _mm256_set1_epi32(0x00011000);
+  const __m256i pack_lane = _mm256_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1,
+                                             2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+  const __m256i pack_lanes = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+  std::size_t g = 0;
+  for (; g + 11 <= n; g += 8) {
+    const __m256i text = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 4 * g));
+    const __m256i hi_nibbles = _mm256_and_si256(_mm256_srli_epi32(text, 4), nibble);
+    const __m256i lo_nibbles = _mm256_and_si256(text, nibble);
+    if (!_mm256_testz_si256(_mm256_shuffle_epi8(lut_lo, lo_nibbles), _mm256_shuffle_epi8(lut_hi, hi_nibbles))) break;
+    const __m256i roll = _mm256_shuffle_epi8(lut_roll, _mm256_add_epi8(_mm256_cmpeq_epi8(text, slash), hi_nibbles));
+    const __m256i values = _mm256_add_epi8(text, roll);
+    const __m256i quads = _mm256_madd_epi16(_mm256_maddubs_epi16(values, join_pairs), join_quads);
+    const __m256i packed = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(quads, pack_lane), pack_lanes);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 3 * g), packed);
+  }
+  return g;
+}
+#endif
+
 // Groups [0, n) of `src` into `out`; returns the first group that is not 4 alphabet
 // characters (n when all are).
 std::size_t decode_run(const unsigned char* src, unsigned char* out, std::size_t n) {
+#ifdef MESHIOPP_AVX2_DISPATCH
+  std::size_t g = cpu_has_avx2() ? decode_run_avx2(src, out, n) : 0;
+#else
   std::size_t g = 0;
+#endif
   // All but the last group store 4 bytes (the 4th overwritten by the next group).
   for (; g + 1 < n; ++g) {
     const unsigned char* q = src + 4 * g;

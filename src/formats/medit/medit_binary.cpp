@@ -234,12 +234,15 @@ class Out {
   std::size_t pos_ = 0;
 };
 
+// Whether every value + `add` (0 or 1) fits an int32: one pass for the smallest and largest
+// (no early exit, the size read once: a loop the compiler vectorises).
 bool fits_int32(const NDArray& a, std::int64_t add) {
-  if (a.size() == 0) return true;
+  const std::size_t n = a.size();
+  if (n == 0) return true;
   const std::int64_t* p = a.data<std::int64_t>();
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (p[i] + add > std::numeric_limits<std::int32_t>::max() || p[i] + add < std::numeric_limits<std::int32_t>::min()) return false;
-  return true;
+  std::int64_t lo = 0, hi = 0;  // 0 always fits
+  for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, p[i]), hi = std::max(hi, p[i]);
+  return hi <= std::numeric_limits<std::int32_t>::max() - add && lo >= std::numeric_limits<std::int32_t>::min() - add;
 }
 
 template <class I>

@@ -223,7 +223,7 @@ class Reader {
     if (dt == DType::int64) {
       std::vector<std::uint64_t> tops(io::chunk_ranges(n, threads_), 0);
       io::read_values(file_, at, n, 8, !cur_.little_endian(), threads_, dst, [&](unsigned r, std::size_t first, std::size_t k) {
-        tops[r] = std::max(tops[r], largest_as_unsigned(dst + first, k));
+        tops[r] = std::max(tops[r], io::largest_as_unsigned(dst + first, k));
       });
       top = *std::max_element(tops.begin(), tops.end());
     } else {

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/array_parts.hpp"
+#include "core/io/decode.hpp"
 #include "core/io/section_reader.hpp"
 #include "formats/vtk_common/vtk_cells.hpp"
 #include "meshioplusplus/cell_types.hpp"
@@ -34,35 +35,7 @@ template <class F> bool integer_piece(DType dtype, const void* values, F&& f) {
   return true;
 }
 
-// The largest value as unsigned (a negative id, or an unsigned one past INT64_MAX, is
-// huge): one pass, one compare per value.
-template <class T> [[gnu::always_inline]] inline std::uint64_t largest_as_unsigned(const T* v, std::size_t n) {
-  std::uint64_t top = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<std::uint64_t>(static_cast<std::int64_t>(v[i]));
-    top = x > top ? x : top;
-  }
-  return top;
-}
-
-// int64 ids (VTK's own): the loop above also inlined into an AVX2 function and chosen at
-// run time: x86-64's baseline (SSE2) has no 64-bit compare, so it takes one id at a time
-// there, AVX2 four.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) std::uint64_t largest_int64_avx2(const std::int64_t* v, std::size_t n) {
-  return largest_as_unsigned<std::int64_t>(v, n);
-}
-#endif
-
 }  // namespace
-
-std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return largest_int64_avx2(v, n);
-#endif
-  return largest_as_unsigned<std::int64_t>(v, n);
-}
 
 bool UniformEnds::feed(unsigned range, DType dtype, std::size_t first, std::size_t count, const void* values) {
   Range& r = ranges_[range];
@@ -128,7 +101,7 @@ void IdRange::feed(unsigned range, DType dtype, std::size_t, std::size_t count, 
   Range& r = ranges_[range];
   if (count == 0) return;
   std::uint64_t top = ~std::uint64_t{0};  // floats: never within (the general path names the dtype)
-  integer_piece(dtype, values, [&](const auto* v) { top = largest_as_unsigned(v, count); });
+  integer_piece(dtype, values, [&](const auto* v) { top = io::largest_as_unsigned(v, count); });
   r.top = std::max(r.top, top);
   r.any = true;
 }
@@ -283,7 +256,7 @@ BlocksOut blocks_from_flat(const FlatCells& cells, std::size_t num_points, const
              std::to_string(k));
     const std::int64_t first = off[s], last = off[e];
     const bool ids_known_good = cells.largest_id && *cells.largest_id < static_cast<std::uint64_t>(npts);
-    if (!ids_known_good && largest_as_unsigned(conn + first, static_cast<std::size_t>(last - first)) >= static_cast<std::uint64_t>(npts)) {
+    if (!ids_known_good && io::largest_as_unsigned(conn + first, static_cast<std::size_t>(last - first)) >= static_cast<std::uint64_t>(npts)) {
       for (std::int64_t j = first; j < last; ++j) {
         const std::int64_t v = conn[j];
         if (v < 0 || v >= npts) {

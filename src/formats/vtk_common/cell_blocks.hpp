@@ -41,9 +41,6 @@ struct FlatCells {
   std::optional<std::uint64_t> largest_id;
 };
 
-// The largest of `n` values taken as unsigned (negative ones are huge): one vectorised pass
-// (AVX2 where the CPU has it), for an id range check.
-std::uint64_t largest_as_unsigned(const std::int64_t* v, std::size_t n);
 
 struct BlocksOut {
   std::vector<CellBlock> blocks;
