@@ -11,7 +11,7 @@ taken on every thread of the process (cpu-clock, 1999 Hz); the percentages are s
 samples, the reader's worker threads included. Without frame pointers in the Release build the
 symbols are self time, not call graphs.
 
-Usage: .venv/bin/python bench/profile.py [--results FILE] [--issue 19] [--only MESH] [--case LABEL]
+Usage: .venv/bin/python bench/profile_misses.py [--results FILE] [--issue 19] [--only MESH] [--case LABEL]
                                          [--who ours|vtk|meshio|gmsh|copy] [--seconds 3]
 Without --case it profiles every (mesh, op, case) the results file lists as a miss of the
 issue (meshio++, and VTK too for a "faster than VTK" miss), and writes
@@ -109,7 +109,7 @@ def markdown(runs: list, results_path: Path, rows: dict, args) -> str:
     lines = [f"# Profiles of the missed targets of issue {args.issue} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
              f"- Results profiled: [{results_path.name}]({results_path.name}); machine: {os.cpu_count()} cores, load at start "
              f"{[round(x, 2) for x in os.getloadavg()]}.",
-             f"- Command: `bench/profile.py {' '.join(sys.argv[1:])}`; {args.seconds:g} s of calls per case after one warm-up; "
+             f"- Command: `bench/profile_misses.py {' '.join(sys.argv[1:])}`; {args.seconds:g} s of calls per case after one warm-up; "
              "perf record -F 1999 (cpu-clock, every thread), self time; writes with sync=False.",
              "- `per call` is the time of one call while recorded (perf adds a few per cent); the results file's medians are the "
              "measurements, this is for the split.", ""]
@@ -161,7 +161,7 @@ def main(argv=None):
         todo = {(args.only, op, args.case): ["(no miss: profiled on request)"] for op in ("read", "write")
                 if (args.only, op, args.case) in rows}
     if not todo:
-        sys.exit("bench/profile.py: no missed target matches")
+        sys.exit("bench/profile_misses.py: no missed target matches")
     runs = []
     for key, why in todo.items():
         whos = [args.who] if args.who else ["ours"] + (["vtk"] if any(w.startswith("faster than VTK") for w in why) else [])
