@@ -42,13 +42,11 @@ mesh, op, label, who, seconds = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[
 run.SYNC = False
 gm = run.Gmsh()
 if op == "read":
-    cases = [c for c in run.read_cases(mesh, label) + run.peer_read_cases(mesh, label) if c[0] == label] \
-        if mesh not in run.GRIDS else [c for c in run.peer_read_cases(mesh, label) if c[0] == label]
-    run.settle_page_cache(run.read_inputs(cases[0][1], cases[0][2]))
-    fn = run.read_fns(cases[0], gm)[who]
+    case = [c for c in run.all_read_cases(mesh, label) if c[0] == label][0]
+    run.settle_page_cache(run.read_inputs(case[1], case[2]))
+    fn = run.read_fns(case, gm)[who]
 else:
-    lists = run.GRID_WRITE_CASES if mesh in run.GRIDS else run.SURFACE_WRITE_CASES if mesh in run.SURFACES else run.WRITE_CASES
-    case = [c for c in lists if c[0] == label][0]
+    case = [c for c in run.write_cases(mesh) if c[0] == label][0]
     fn = run.write_fns(mesh, case, run.Sources(mesh), gm)[0][who]
 if fn is None:
     sys.exit(f"{who} has no {op} of {label!r}")

@@ -885,6 +885,16 @@ GRID_WRITE_CASES = [(f"{k} {e}", f".{k}", k, None, OURS_XML_KW[e]) for k in ("vt
 MESHIO_LACKS = {"vtp", "vts", "vtr", "vti"}
 
 
+def all_read_cases(name: str, only: str = ""):
+    """Every read case of mesh `name` (meshio's and VTK-only ones) whose label contains `only`."""
+    return ([] if name in GRIDS else read_cases(name, only)) + peer_read_cases(name, only)
+
+
+def write_cases(name: str):
+    """The write cases of mesh `name`: structured grids, surfaces or volumes."""
+    return GRID_WRITE_CASES if name in GRIDS else SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
+
+
 class Sources:
     """The meshes each library writes, made once per mesh and only when a case needs them:
     meshio's and meshio++'s reads of the gmsh file, and VTK's dataset of the same mesh."""
@@ -1188,9 +1198,8 @@ def main(argv=None):
     plan = {}
     for name in meshes:  # every input first: the time they take is reported apart
         t0 = time.perf_counter()
-        reads = ([] if name in GRIDS else read_cases(name, args.case)) + peer_read_cases(name, args.case)
-        writes = GRID_WRITE_CASES if name in GRIDS else SURFACE_WRITE_CASES if name in SURFACES else WRITE_CASES
-        writes = [c for c in writes if args.case in c[0]]
+        reads = all_read_cases(name, args.case)
+        writes = [c for c in write_cases(name) if args.case in c[0]]
         extra = []
         if name in ("bracket", "cube") and args.case in "pvtu 4 pieces":
             pvtu_pieces(name, 4)
