@@ -1,5 +1,6 @@
 // Core I/O toolkit: the one cursor (text and binary reads, bounds, error positions), the
-// array writer (every dtype as text, both byte orders as binary) and the threads option.
+// array writer (every dtype as text, both byte orders as binary), the threads option,
+// write_rows' ordered hand-off and AtomicFile's background flush.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "test_support.hpp"
 #include "core/codec/base64.hpp"
@@ -18,6 +21,8 @@
 #include "core/io/cursor.hpp"
 #include "core/io/decode.hpp"
 #include "core/io/file.hpp"
+#include "core/io/parallel_text.hpp"
+#include "core/io/text_writer.hpp"
 #include "meshioplusplus/format.hpp"
 #include "meshioplusplus/mesh.hpp"
 
@@ -503,4 +508,101 @@ TEST(CheckIndexRange, NamesTheFirstBadIndexAndItsPosition) {
       EXPECT_NE(std::string(e.what()).find("index " + std::to_string(bad) + " at position 237"), std::string::npos) << e.what();
     }
   }
+}
+
+// write_rows hands the chunks to the writer in order, whichever thread formats which, and a
+// chunk whose formatting fails ends the call with its error: the threads waiting for their
+// turn behind it give up instead of waiting for ever.
+TEST(WriteRows, SameBytesForEveryThreadCountAndAFailingChunkStopsTheRest) {
+  const std::size_t rows = 5 * io::kTextChunkRows + 123;
+  const auto format = [](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+    for (std::size_t i = r0; i < r1; ++i) t.integer(i).str(" ").integer(i * i % 977).str("\n");
+  };
+  std::string expected;
+  {
+    io::TextWriter w(expected);
+    format(w, 0, rows);
+  }
+  for (unsigned threads : {1u, 2u, 3u, 4u, 7u}) {
+    EXPECT_EQ(written([&](io::TextWriter& w) { io::write_rows(w, rows, threads, format); }), expected) << threads;
+    std::string text;
+    {
+      io::TextWriter w(text);
+      w.str("head\n");
+      io::write_rows(w, rows, threads, format);
+    }
+    EXPECT_TRUE(text == "head\n" + expected) << threads;
+  }
+  for (unsigned threads : {2u, 3u, 7u})
+    for (std::size_t bad_chunk : {std::size_t{0}, std::size_t{2}, std::size_t{5}}) {
+      std::string text;
+      io::TextWriter w(text);
+      try {
+        io::write_rows(w, rows, threads, [&](io::TextWriter& t, std::size_t r0, std::size_t r1) {
+          if (r0 / io::kTextChunkRows == bad_chunk) throw mpp::WriteError("chunk " + std::to_string(bad_chunk));
+          format(t, r0, r1);
+        });
+        ADD_FAILURE() << "no error, " << threads << " threads";
+      } catch (const mpp::WriteError& e) {
+        EXPECT_EQ(std::string(e.what()), "chunk " + std::to_string(bad_chunk));
+      }
+      w.flush();
+      // What reached the writer is the chunks before the bad one, whole and in order.
+      EXPECT_EQ(text, expected.substr(0, text.size())) << threads << " threads, bad chunk " << bad_chunk;
+      EXPECT_LE(text.size(), expected.find(std::to_string(bad_chunk * io::kTextChunkRows) + " ")) << bad_chunk;
+    }
+}
+
+// With sync on, a long write is flushed in the background as it goes (AtomicFile's flusher
+// thread): the file still holds exactly what was written, an abandoned file still leaves the
+// target as it was (its flusher stopped, no temporary left), and files written at once on
+// several threads each get their own bytes.
+TEST(AtomicFileBackgroundFlush, LongWritesKeepTheirBytesAndAnAbandonedOneKeepsTheTarget) {
+  const std::filesystem::path dir = testsupport::tmp_path("atomic_background_flush");
+  std::filesystem::create_directories(dir);
+  std::string piece(std::size_t(1) << 20, '\0');
+  const auto bytes_of = [&](std::size_t file, std::size_t k) {
+    for (std::size_t i = 0; i < piece.size(); i += 4096) piece[i] = static_cast<char>('a' + (file * 7 + k + i) % 26);
+    return piece;
+  };
+  const auto write_file = [&](std::size_t file, bool commit) {
+    std::string all;
+    io::AtomicFile f((dir / ("f" + std::to_string(file))).string(), "test");
+    for (std::size_t k = 0; k < 20; ++k) {  // 20 MiB: two background flushes at least
+      const std::string p = bytes_of(file, k);
+      f.write(p);
+      all += p;
+    }
+    if (commit) f.commit();
+    return all;
+  };
+  { std::ofstream(dir / "f0") << "the user's data"; }
+  (void)write_file(0, /*commit=*/false);
+  EXPECT_EQ(read_file(dir / "f0"), "the user's data");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  const std::string synced = write_file(0, true);
+  EXPECT_TRUE(read_file(dir / "f0") == synced);
+  {
+    const io::SyncScope off(false);  // no flusher: same bytes
+    const std::string unsynced = write_file(1, true);
+    EXPECT_TRUE(read_file(dir / "f1") == unsynced);
+  }
+  std::vector<std::string> expected(4);
+  std::vector<std::thread> writers;
+  for (std::size_t t = 0; t < 4; ++t)
+    writers.emplace_back([&, t] {
+      std::string mine(std::size_t(1) << 20, '\0');
+      std::string all;
+      io::AtomicFile f((dir / ("t" + std::to_string(t))).string(), "test");
+      for (std::size_t k = 0; k < 12; ++k) {
+        for (std::size_t i = 0; i < mine.size(); i += 512) mine[i] = static_cast<char>('A' + (t + k + i) % 26);
+        f.write(mine);
+        all += mine;
+      }
+      f.commit();
+      expected[t] = std::move(all);
+    });
+  for (auto& w : writers) w.join();
+  for (std::size_t t = 0; t < 4; ++t) EXPECT_TRUE(read_file(dir / ("t" + std::to_string(t))) == expected[t]) << t;
+  std::filesystem::remove_all(dir);
 }

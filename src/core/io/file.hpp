@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,8 +136,13 @@ class AtomicFile {
   bool committed_ = false;
   bool sync_ = sync_on_commit();  // the setting of the thread that made the file
   std::size_t written_ = 0;  // bytes written so far
-  std::size_t flushed_ = 0;  // bytes whose writeback has been started
-  void start_writeback();
+  std::size_t flushed_ = 0;  // bytes a background flush has been asked for
+  // With sync: fdatasync of what is written so far on a thread of its own, asked for each
+  // time another kFlushBytes are written, so the device's flush runs while the writer
+  // formats the rest and commit()'s fdatasync has only the last bytes left (file.cpp).
+  class Flusher;
+  std::unique_ptr<Flusher> flusher_;
+  void flush_in_background();
 };
 
 }  // namespace meshioplusplus::io

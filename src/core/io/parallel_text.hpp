@@ -2,11 +2,14 @@
 // threads and written in order.
 //
 // write_rows(w, rows, threads, format) cuts [0, rows) into chunks of kTextChunkRows rows,
-// formats up to `threads` chunks at a time, each through its own TextWriter onto its own
-// string (format(chunk_writer, first, last) writes rows [first, last)), and hands the
-// strings to `w` in order. The bytes never depend on the thread count; the memory held at
-// once is `threads` chunks (a few MB), never the whole text. One thread, or rows that fit
-// one chunk, are formatted straight into `w`.
+// and `threads` threads take them in order: each formats its chunk through its own
+// TextWriter onto its own string (format(chunk_writer, first, last) writes rows
+// [first, last)), waits for the chunk before it to be handed to `w`, hands its own, and
+// takes the next. So the write into the file (the kernel's copy into the page cache, and
+// the writeback it starts) overlaps the formatting of the chunks after it, instead of
+// every thread waiting for it. The bytes never depend on the thread count; the memory held
+// at once is `threads` chunks (a few MB), never the whole text. One thread, or rows that
+// fit one chunk, are formatted straight into `w`.
 //
 // The chunk strings are kept from call to call on the calling thread (thread_local): fresh
 // memory costs a page fault per page, dear in a virtual machine (docs/benchmarks.md), and
@@ -15,7 +18,9 @@
 #pragma once
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,21 +49,39 @@ void write_rows(TextWriter& w, std::size_t rows, unsigned threads, F&& format) {
   const std::size_t slots = std::min<std::size_t>(threads, chunks);
   std::vector<std::string>& text = chunk_strings();
   text.resize(std::max(text.size(), slots));
-  for (std::size_t first = 0; first < chunks; first += slots) {
-    const std::size_t batch = std::min(slots, chunks - first);
-    parallel_for(batch, threads, [&](std::size_t t) {
-      const std::size_t r0 = (first + t) * kTextChunkRows, r1 = std::min(rows, r0 + kTextChunkRows);
+  // Chunks are taken in order; the ones taken and not yet written are a run of at most
+  // `slots` consecutive numbers, so chunk i's string text[i % slots] is its own.
+  std::mutex turn_mutex;
+  std::condition_variable turn_changed;
+  std::size_t turn = 0;  // the chunk to be written next
+  bool failed = false;   // a chunk failed: the ones waiting for their turn give up
+  parallel_for(chunks, static_cast<unsigned>(slots), [&](std::size_t i) {
+    try {
+      const std::size_t r0 = i * kTextChunkRows, r1 = std::min(rows, r0 + kTextChunkRows);
+      std::string& slot = text[i % slots];
       std::string mine;  // on this thread's stack while it grows: the string objects in
-      mine.swap(text[t]);  // `text` share cache lines, which every append would contend for
+      mine.swap(slot);   // `text` share cache lines, which every append would contend for
       mine.clear();
       {
         TextWriter chunk(mine);
         format(chunk, r0, r1);
       }  // gone: `mine` holds what it wrote
-      text[t].swap(mine);
-    });
-    for (std::size_t t = 0; t < batch; ++t) w.str(text[t]);
-  }
+      std::unique_lock<std::mutex> lock(turn_mutex);
+      turn_changed.wait(lock, [&] { return turn == i || failed; });
+      if (failed) return;
+      w.str(mine);  // under the lock, in order; the other threads go on formatting
+      slot.swap(mine);
+      ++turn;
+    } catch (...) {
+      {
+        const std::lock_guard<std::mutex> lock(turn_mutex);
+        failed = true;
+      }
+      turn_changed.notify_all();
+      throw;
+    }
+    turn_changed.notify_all();
+  });
   for (std::string& t : text)
     if (t.capacity() > kKeepChunkBytes) std::string().swap(t);
 }
