@@ -53,3 +53,24 @@ def test_settle_page_cache_keeps_the_bytes(tmp_path):
     path.write_bytes(data)
     run.settle_page_cache([path])
     assert path.read_bytes() == data
+
+
+def test_an_nx_meshio_miss_says_what_it_asks_against_the_rows_floor():
+    def row(**kw):
+        r = dict(mesh="cube", op="read", case="ugrid b8", fmt="ugrid", ours=0.005, meshio=0.0075, ratio=1.5, copy=0.002)
+        r.update(kw)
+        return r
+    rows = [row(), row(op="write", copy=None, floor=0.004, meshio=0.006, ratio=1.2),
+            row(case="medit binary", fmt="medit", meshio=0.03, ratio=6.0)]
+    got = {(t["op"], t["case"], t["target"]): t for t in run.targets(rows)}
+    read_miss = got[("read", "ugrid b8", ".meshb and binary UGRID at least 3x meshio (1M cells)")]
+    assert read_miss["status"] == "MISS"
+    value, floor = read_miss["vs_floor"]
+    assert abs(value - 0.0025 / 0.002) < 1e-9 and floor == "the copy floor"
+    write_miss = got[("write", "ugrid b8", ".meshb and binary UGRID at least 3x meshio (1M cells)")]
+    assert write_miss["vs_floor"][1] == "the write floor" and abs(write_miss["vs_floor"][0] - 0.5) < 1e-9
+    assert got[("read", "medit binary", ".meshb and binary UGRID at least 3x meshio (1M cells)")]["vs_floor"] is None  # a pass
+    # a floor target's miss has no such note
+    assert got[("read", "ugrid b8", ".meshb and binary UGRID read within 2x of copying the file's bytes (1M cells)")]["vs_floor"] is None
+    line = [m for m in run.summary(run.targets(rows))["misses"] if "write ugrid b8" in m and "3x meshio" in m][0]
+    assert line.endswith("; that is 0.50x the write floor")
