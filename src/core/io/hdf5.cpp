@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -552,14 +553,44 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
     std::uint32_t mask;  // filters skipped for this chunk (bit f: filter f)
   };
   auto* o = static_cast<unsigned char*>(out.raw());
+  // Column chunks ((n, 1) chunks of an (n, k) table, as MOAB and meshio's HMF write): the k
+  // chunks of one block of rows are decoded together and interleaved in one pass, so each
+  // line of the output is written once (a chunk at a time, every line would be written k
+  // times, a value each, at k different times).
+  const bool columns = rank == 2 && chunk[1] == 1 && dims[1] > 1 && dims[1] <= 16 && (element == 4 || element == 8);
+  const std::size_t group = columns ? static_cast<std::size_t>(dims[1]) : 1;  // chunks per work item
   std::vector<unsigned char> batch;
   batch.reserve(kChunkBatchBytes);  // grown only by a chunk that does not fit (no doubling copies)
   std::vector<Stored> stored;
   const std::string what = "dataset " + path;
+  // Chunk `st` inflated and unshuffled: its chunk_bytes bytes, in `plain` or `spare`.
+  const auto decode = [&](const Stored& st, unsigned char* plain, unsigned char* spare) -> const unsigned char* {
+    hsize_t at[kMaxRank];
+    grid.offset_of(st.index, at);
+    auto where = [&] { return grid.describe(at); };
+    const unsigned char* src = batch.data() + st.begin;
+    const bool deflated = !(st.mask & (1u << (filters - 1))), shuffled = shuffle && !(st.mask & 1u);
+    if (deflated && chunk_bytes / kMaxExpansion > st.size)
+      throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": declares " + std::to_string(chunk_bytes) +
+                                                 " bytes but stores " + std::to_string(st.size));
+    const auto n = static_cast<std::size_t>(chunk_bytes);
+    if (deflated) {
+      const std::string err = codec::zlib_inflate(src, st.size, plain, n);
+      if (!err.empty()) throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": " + err);
+    } else if (st.size == n) {
+      std::memcpy(plain, src, n);
+    } else {
+      throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": stored unfiltered in " + std::to_string(st.size) +
+                                                 " bytes, not " + std::to_string(n));
+    }
+    if (!shuffled) return plain;
+    unshuffle_bytes(plain, n, element, spare);
+    return spare;
+  };
   for (std::uint64_t next = 0; next < chunks;) {
-    // Fetch chunks up to the batch's size (at least one).
+    // Fetch chunks up to the batch's size (at least one work item: `group` chunks).
     batch.clear(), stored.clear();
-    while (next < chunks && (stored.empty() || batch.size() < kChunkBatchBytes)) {
+    while (next < chunks && (stored.empty() || batch.size() < kChunkBatchBytes || next % group != 0)) {
       hsize_t at[kMaxRank];
       grid.offset_of(next, at);
       hsize_t bytes = 0;
@@ -577,37 +608,44 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
       stored.push_back({next, begin, static_cast<std::size_t>(bytes), mask});
       ++next;
     }
-    parallel_for(stored.size(), resolve_threads(0), [&](std::size_t i) {
-      const Stored& st = stored[i];
+    const auto n = static_cast<std::size_t>(chunk_bytes);
+    parallel_for(stored.size() / group, resolve_threads(0), [&](std::size_t item) {
+      // Not zeroed first: every byte is written before it is read.
+      const std::unique_ptr<unsigned char[]> buffers(new unsigned char[(group + 1) * n]);
+      unsigned char* spare = buffers.get() + group * n;
+      if (columns) {
+        // One block of rows: column c of the block from chunk item * group + c.
+        hsize_t at[kMaxRank];
+        grid.offset_of(stored[item * group].index, at);
+        const std::size_t rows = static_cast<std::size_t>(std::min<hsize_t>(chunk[0], dims[0] - at[0]));
+        const unsigned char* col[16];
+        for (std::size_t c = 0; c < group; ++c) {
+          const unsigned char* plain = decode(stored[item * group + c], buffers.get() + c * n, spare);
+          if (plain == spare) {  // unshuffled into the spare: keep it in the column's own buffer
+            std::memcpy(buffers.get() + c * n, spare, n);
+            plain = buffers.get() + c * n;
+          }
+          col[c] = plain;
+        }
+        auto interleave = [&](auto tag) {
+          using U = decltype(tag);
+          U* dst = reinterpret_cast<U*>(o) + static_cast<std::size_t>(at[0]) * group;  // out is aligned for its dtype
+          for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < group; ++c) std::memcpy(dst + r * group + c, col[c] + r * sizeof(U), sizeof(U));
+        };
+        element == 8 ? interleave(std::uint64_t{}) : interleave(std::uint32_t{});
+        return;
+      }
+      const Stored& st = stored[item];
+      const unsigned char* plain = decode(st, buffers.get(), spare);
       hsize_t at[kMaxRank];
       grid.offset_of(st.index, at);
-      auto where = [&] { return grid.describe(at); };
-      const unsigned char* src = batch.data() + st.begin;
-      const bool deflated = !(st.mask & (1u << (filters - 1))), shuffled = shuffle && !(st.mask & 1u);
-      if (deflated && chunk_bytes / kMaxExpansion > st.size)
-        throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": declares " + std::to_string(chunk_bytes) +
-                                                   " bytes but stores " + std::to_string(st.size));
-      std::vector<unsigned char> plain(static_cast<std::size_t>(chunk_bytes)), unshuffled;
-      if (deflated) {
-        const std::string err = codec::zlib_inflate(src, st.size, plain.data(), plain.size());
-        if (!err.empty()) throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": " + err);
-      } else if (st.size == plain.size()) {
-        std::memcpy(plain.data(), src, st.size);
-      } else {
-        throw read_error(ctx.format, ctx.path, what + ", chunk at " + where() + ": stored unfiltered in " + std::to_string(st.size) +
-                                                   " bytes, not " + std::to_string(plain.size()));
-      }
-      if (shuffled) {
-        unshuffled.resize(plain.size());
-        unshuffle_bytes(plain.data(), plain.size(), element, unshuffled.data());
-        plain.swap(unshuffled);
-      }
       // Copy the part inside the dataset, one run of the last dimension at a time.
       hsize_t extent[kMaxRank], pos[kMaxRank] = {};
       for (int d = 0; d < rank; ++d) extent[d] = std::min<hsize_t>(chunk[d], dims[d] - at[d]);
       const std::size_t run = static_cast<std::size_t>(extent[rank - 1]) * element;
       if (rank == 2 && extent[1] == 1 && (element == 4 || element == 8)) {
-        // A column chunk (MOAB's (n, 1) chunks of an (n, k) table): a strided copy of
+        // A column chunk of a table too wide for the interleave above: a strided copy of
         // values, not a memcpy call per value.
         const std::size_t rows = static_cast<std::size_t>(extent[0]), stride = static_cast<std::size_t>(dims[1]),
                           chunk_stride = static_cast<std::size_t>(chunk[1]);  // an edge chunk keeps its full width
@@ -615,8 +653,7 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
         auto strided = [&](auto tag) {
           using U = decltype(tag);
           U* dst = reinterpret_cast<U*>(o) + first;  // out is aligned for its dtype, element == its size
-          const unsigned char* from = plain.data();
-          for (std::size_t r = 0; r < rows; ++r) std::memcpy(dst + r * stride, from + r * chunk_stride * sizeof(U), sizeof(U));
+          for (std::size_t r = 0; r < rows; ++r) std::memcpy(dst + r * stride, plain + r * chunk_stride * sizeof(U), sizeof(U));
         };
         element == 8 ? strided(std::uint64_t{}) : strided(std::uint32_t{});
         return;
@@ -627,7 +664,7 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
           from = from * chunk[d] + pos[d];
           to = to * dims[d] + at[d] + pos[d];
         }
-        std::memcpy(o + to * element, plain.data() + from * element, run);
+        std::memcpy(o + to * element, plain + from * element, run);
         int d = rank - 2;
         while (d >= 0 && ++pos[d] == extent[d]) pos[d--] = 0;
         if (d < 0) break;
