@@ -554,9 +554,9 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
   };
   auto* o = static_cast<unsigned char*>(out.raw());
   // Column chunks ((n, 1) chunks of an (n, k) table, as MOAB and meshio's HMF write): the k
-  // chunks of one block of rows are decoded together and interleaved in one pass, so each
-  // line of the output is written once (a chunk at a time, every line would be written k
-  // times, a value each, at k different times).
+  // chunks of one block of rows are one work item, decoded one after the other and copied
+  // into their column of the block, so the block's lines are written k times while they
+  // are still in the core's cache, not k times from memory by chunks decoded far apart.
   const bool columns = rank == 2 && chunk[1] == 1 && dims[1] > 1 && dims[1] <= 16 && (element == 4 || element == 8);
   const std::size_t group = columns ? static_cast<std::size_t>(dims[1]) : 1;  // chunks per work item
   std::vector<unsigned char> batch;
@@ -610,30 +610,24 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
     }
     const auto n = static_cast<std::size_t>(chunk_bytes);
     parallel_for(stored.size() / group, resolve_threads(0), [&](std::size_t item) {
-      // Not zeroed first: every byte is written before it is read.
-      const std::unique_ptr<unsigned char[]> buffers(new unsigned char[(group + 1) * n]);
-      unsigned char* spare = buffers.get() + group * n;
+      // Not zeroed first: every byte is written before it is read. The spare (where a chunk
+      // is unshuffled) only where the dataset shuffles.
+      const std::unique_ptr<unsigned char[]> buffers(new unsigned char[(shuffle ? 2 : 1) * n]);
+      unsigned char* spare = shuffle ? buffers.get() + n : nullptr;
       if (columns) {
         // One block of rows: column c of the block from chunk item * group + c.
         hsize_t at[kMaxRank];
         grid.offset_of(stored[item * group].index, at);
         const std::size_t rows = static_cast<std::size_t>(std::min<hsize_t>(chunk[0], dims[0] - at[0]));
-        const unsigned char* col[16];
         for (std::size_t c = 0; c < group; ++c) {
-          const unsigned char* plain = decode(stored[item * group + c], buffers.get() + c * n, spare);
-          if (plain == spare) {  // unshuffled into the spare: keep it in the column's own buffer
-            std::memcpy(buffers.get() + c * n, spare, n);
-            plain = buffers.get() + c * n;
-          }
-          col[c] = plain;
+          const unsigned char* plain = decode(stored[item * group + c], buffers.get(), spare);
+          auto column = [&](auto tag) {
+            using U = decltype(tag);
+            U* dst = reinterpret_cast<U*>(o) + static_cast<std::size_t>(at[0]) * group + c;  // out is aligned for its dtype
+            for (std::size_t r = 0; r < rows; ++r) std::memcpy(dst + r * group, plain + r * sizeof(U), sizeof(U));
+          };
+          element == 8 ? column(std::uint64_t{}) : column(std::uint32_t{});
         }
-        auto interleave = [&](auto tag) {
-          using U = decltype(tag);
-          U* dst = reinterpret_cast<U*>(o) + static_cast<std::size_t>(at[0]) * group;  // out is aligned for its dtype
-          for (std::size_t r = 0; r < rows; ++r)
-            for (std::size_t c = 0; c < group; ++c) std::memcpy(dst + r * group + c, col[c] + r * sizeof(U), sizeof(U));
-        };
-        element == 8 ? interleave(std::uint64_t{}) : interleave(std::uint32_t{});
         return;
       }
       const Stored& st = stored[item];
