@@ -2,6 +2,7 @@
 // array writer (every dtype as text, both byte orders as binary), the threads option,
 // write_rows' ordered hand-off and AtomicFile's background flush.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -604,5 +605,43 @@ TEST(AtomicFileBackgroundFlush, LongWritesKeepTheirBytesAndAnAbandonedOneKeepsTh
     });
   for (auto& w : writers) w.join();
   for (std::size_t t = 0; t < 4; ++t) EXPECT_TRUE(read_file(dir / ("t" + std::to_string(t))) == expected[t]) << t;
+  std::filesystem::remove_all(dir);
+}
+
+// The file a commit replaces: a large regular one is freed after the rename, on a thread of
+// its own; the rename's meaning does not change. A hard link to the old file keeps its
+// bytes, a symbolic link at the target is replaced itself (not the file it names), and a
+// FIFO at the target is replaced without blocking on it.
+TEST(AtomicFile, ReplacingALargeFileKeepsRenameSemantics) {
+  const std::filesystem::path dir = testsupport::tmp_path("atomic_replace");
+  std::filesystem::create_directories(dir);
+  const std::string big(std::size_t(6) << 20, 'o');  // over the size freed in the background
+  const auto commit = [&](const std::filesystem::path& target, const std::string& bytes) {
+    io::AtomicFile f(target.string(), "test");
+    f.write(bytes);
+    f.commit();
+  };
+  testsupport::spit((dir / "target").string(), big);
+  std::filesystem::create_hard_link(dir / "target", dir / "link");
+  commit(dir / "target", "new");
+  EXPECT_EQ(read_file(dir / "target"), "new");
+  EXPECT_TRUE(read_file(dir / "link") == big);
+  for (int i = 0; i < 3; ++i) {  // again and again over a large file of our own
+    commit(dir / "again", big);
+    EXPECT_TRUE(read_file(dir / "again") == big);
+  }
+  std::filesystem::create_symlink(dir / "link", dir / "symlink");
+  commit(dir / "symlink", "replaced the link");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir / "symlink"));
+  EXPECT_EQ(read_file(dir / "symlink"), "replaced the link");
+  EXPECT_TRUE(read_file(dir / "link") == big);
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  commit(dir / "fifo", "not a fifo now");
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "fifo"));
+  EXPECT_EQ(read_file(dir / "fifo"), "not a fifo now");
+  std::size_t temporaries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    temporaries += e.path().filename().string().find(".meshioplusplus-") != std::string::npos;
+  EXPECT_EQ(temporaries, 0u);
   std::filesystem::remove_all(dir);
 }

@@ -8,7 +8,8 @@
 // device's flush of its own cache, proportional to the bytes written since the last one:
 // 99 MB fdatasync'ed 0.3 s after their writeback had been started still took 0.068 s here,
 // and with a flush in the background a paced 99 MB write ended 0.004 s after its last
-// write() instead of 0.078 s.)
+// write() instead of 0.078 s.) A large file the rename replaces is freed on a thread of its
+// own after the rename instead of inside it (hold_replaced_file).
 #include "core/io/file.hpp"
 
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -283,6 +285,45 @@ MemoryFile::~MemoryFile() {
 
 namespace {
 thread_local bool t_sync_on_commit = true;
+
+// The file a rename replaces is freed (its page cache and its blocks) when its last
+// reference goes, which for a file of tens of megabytes takes tens of milliseconds, inside
+// rename(2) when nothing else holds it (a 44 MB file: 20 ms of a 90 ms write here). A
+// reference held across the rename moves that work to a thread that drops it afterwards:
+// hold_replaced_file opens the target as it is (O_PATH: no read permission needed, never
+// blocks on a FIFO, a symbolic link itself rather than what it names) when it is a regular
+// file of at least kReleaseLaterBytes on a local file system (NFS and SMB clients keep an
+// unlinked file that is still open under a temporary name in the folder: not there).
+// -1 when there is nothing worth holding.
+constexpr off_t kReleaseLaterBytes = off_t(4) << 20;
+
+int hold_replaced_file(const std::string& path) {
+#ifdef O_PATH
+  const int fd = ::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st {};
+  struct statfs fs {};
+  constexpr long kNfs = 0x6969, kSmb = 0x517B, kCifs = static_cast<long>(0xFF534D42), kSmb2 = static_cast<long>(0xFE534D42);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < kReleaseLaterBytes || ::fstatfs(fd, &fs) != 0 ||
+      fs.f_type == kNfs || fs.f_type == kSmb || fs.f_type == kCifs || fs.f_type == kSmb2) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+#else
+  (void)path;
+  return -1;
+#endif
+}
+
+// Drops the reference on a thread of its own; on this one when no thread can be had.
+void release_in_background(int fd) {
+  try {
+    std::thread([fd] { ::close(fd); }).detach();
+  } catch (const std::system_error&) {
+    ::close(fd);
+  }
+}
 }  // namespace
 
 bool sync_on_commit() { return t_sync_on_commit; }
@@ -305,7 +346,12 @@ void AtomicFile::commit() {
     throw write_error(format_, path_, "close failed: " + reason());
   }
   fd_ = -1;
-  if (::rename(tmp_path_.c_str(), path_.c_str()) != 0) throw write_error(format_, path_, "cannot replace the target: " + reason());
+  const int replaced = hold_replaced_file(path_);
+  if (::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    if (replaced >= 0) ::close(replaced);
+    throw write_error(format_, path_, "cannot replace the target: " + reason());
+  }
+  if (replaced >= 0) release_in_background(replaced);
   committed_ = true;
   if (!sync_) return;
   // The rename lives in the folder: flush it too. Some file systems cannot open or sync a
