@@ -639,7 +639,7 @@ bool read_compressed_chunks(const Context& ctx, const Checked& c, const std::str
       for (int d = 0; d < rank; ++d) extent[d] = std::min<hsize_t>(chunk[d], dims[d] - at[d]);
       const std::size_t run = static_cast<std::size_t>(extent[rank - 1]) * element;
       if (rank == 2 && extent[1] == 1 && (element == 4 || element == 8)) {
-        // A column chunk of a table too wide for the interleave above: a strided copy of
+        // A column chunk of a table too wide for the blocks of rows above: a strided copy of
         // values, not a memcpy call per value.
         const std::size_t rows = static_cast<std::size_t>(extent[0]), stride = static_cast<std::size_t>(dims[1]),
                           chunk_stride = static_cast<std::size_t>(chunk[1]);  // an edge chunk keeps its full width
