@@ -130,6 +130,31 @@ TEST(Hdf5Toolkit, ChunksCompressedByUsReadBackThroughHdf5sPipelineAndOurs) {
     }
 }
 
+namespace {
+// A 2-D dataset `name` in a new file at `path`, chunked and deflated by HDF5 itself (shuffled
+// first when asked), holding `data` (memory type `memory`, stored as `stored`).
+void write_deflated(const std::string& path, const char* name, hid_t stored, hid_t memory, std::array<hsize_t, 2> dims,
+                    std::array<hsize_t, 2> chunk, bool shuffle, unsigned level, const void* data) {
+  h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  h5::Handle space(H5Screate_simple(2, dims.data(), nullptr), H5Sclose);
+  h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk.data()), 0);
+  if (shuffle) {
+    ASSERT_GE(H5Pset_shuffle(dcpl.get()), 0);
+  }
+  ASSERT_GE(H5Pset_deflate(dcpl.get(), level), 0);
+  h5::Handle ds(H5Dcreate2(file.get(), name, stored, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
+  ASSERT_GE(H5Dwrite(ds.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
+}
+
+// read_dataset of `name` in the file at `path`.
+NDArray read_back(const std::string& path, const char* name) {
+  const h5::Context ctx{"test", path, false};
+  h5::Handle file = h5::open_file(ctx);
+  return h5::read_dataset(ctx, file.get(), name, file_size(path));
+}
+}  // namespace
+
 // Datasets compressed by HDF5's own filters, chunked across both dimensions (edge chunks in
 // each), are inflated chunk by chunk by read_dataset and put in place exactly.
 TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
@@ -140,22 +165,8 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
   // column (MOAB's layout: a strided copy per chunk).
   for (const hsize_t width : {3, 1})
   for (bool shuffle : {false, true}) {
-    {
-      h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-      const hsize_t dims[2] = {53, 7}, chunk[2] = {10, width};
-      h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
-      h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-      ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
-      if (shuffle) {
-        ASSERT_GE(H5Pset_shuffle(dcpl.get()), 0);
-      }
-      ASSERT_GE(H5Pset_deflate(dcpl.get(), 6), 0);
-      h5::Handle ds(H5Dcreate2(file.get(), "v", H5T_STD_I32LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
-      ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
-    }
-    const h5::Context ctx{"test", path, false};
-    h5::Handle file = h5::open_file(ctx);
-    const NDArray v = h5::read_dataset(ctx, file.get(), "v", file_size(path));
+    ASSERT_NO_FATAL_FAILURE(write_deflated(path, "v", H5T_STD_I32LE, H5T_NATIVE_INT32, {53, 7}, {10, width}, shuffle, 6, values.data()));
+    const NDArray v = read_back(path, "v");
     EXPECT_EQ(v.shape(), (NDArray::Shape{53, 7}));
     EXPECT_EQ(testsupport::ints_of(v), std::vector<std::int64_t>(values.begin(), values.end())) << shuffle << " " << width;
   }
@@ -163,19 +174,8 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
   {
     std::vector<double> reals(41 * 4);
     for (std::size_t i = 0; i < reals.size(); ++i) reals[i] = 0.5 * static_cast<double>(i) - 3.0;
-    {
-      h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-      const hsize_t dims[2] = {41, 4}, chunk[2] = {9, 1};
-      h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
-      h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-      ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
-      ASSERT_GE(H5Pset_deflate(dcpl.get(), 4), 0);
-      h5::Handle ds(H5Dcreate2(file.get(), "r", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
-      ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, reals.data()), 0);
-    }
-    const h5::Context ctx{"test", path, false};
-    h5::Handle file = h5::open_file(ctx);
-    const NDArray r = h5::read_dataset(ctx, file.get(), "r", file_size(path));
+    ASSERT_NO_FATAL_FAILURE(write_deflated(path, "r", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {41, 4}, {9, 1}, false, 4, reals.data()));
+    const NDArray r = read_back(path, "r");
     ASSERT_EQ(r.shape(), (NDArray::Shape{41, 4}));
     EXPECT_EQ(std::vector<double>(r.data<const double>(), r.data<const double>() + r.size()), reals);
   }
@@ -189,19 +189,9 @@ TEST(Hdf5Toolkit, ChunksCompressedByHdf5AreReadChunkByChunkIntoPlace) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
       v = static_cast<std::int64_t>(x >> 8);
     }
-    {
-      h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-      const hsize_t dims[2] = {rows, cols}, chunk[2] = {chunk_rows, 1};
-      h5::Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
-      h5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-      ASSERT_GE(H5Pset_chunk(dcpl.get(), 2, chunk), 0);
-      ASSERT_GE(H5Pset_deflate(dcpl.get(), 1), 0);
-      h5::Handle ds(H5Dcreate2(file.get(), "i", H5T_STD_I64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), H5Dclose);
-      ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints.data()), 0);
-    }
-    const h5::Context ctx{"test", path, false};
-    h5::Handle file = h5::open_file(ctx);
-    const NDArray got = h5::read_dataset(ctx, file.get(), "i", file_size(path));
+    ASSERT_NO_FATAL_FAILURE(
+        write_deflated(path, "i", H5T_STD_I64LE, H5T_NATIVE_INT64, {rows, cols}, {chunk_rows, 1}, false, 1, ints.data()));
+    const NDArray got = read_back(path, "i");
     ASSERT_EQ(got.shape(), (NDArray::Shape{rows, cols}));
     EXPECT_TRUE(std::equal(ints.begin(), ints.end(), got.data<const std::int64_t>())) << rows << " x " << cols;
   }
