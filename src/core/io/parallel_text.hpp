@@ -60,7 +60,13 @@ void write_rows(TextWriter& w, std::size_t rows, unsigned threads, F&& format) {
       const std::size_t r0 = i * kTextChunkRows, r1 = std::min(rows, r0 + kTextChunkRows);
       std::string& slot = text[i % slots];
       std::string mine;  // on this thread's stack while it grows: the string objects in
-      mine.swap(slot);   // `text` share cache lines, which every append would contend for
+                         // `text` share cache lines, which every append would contend for
+      {
+        // Under the lock: the thread that wrote chunk i - slots put the string back under it,
+        // and the chunk counter alone (relaxed) orders nothing between the two threads.
+        const std::lock_guard<std::mutex> lock(turn_mutex);
+        mine.swap(slot);
+      }
       mine.clear();
       {
         TextWriter chunk(mine);
