@@ -1,10 +1,18 @@
 // meshio++ core: cell regions from per-cell integer references (ref_regions.hpp).
+//
+// The cells are cut into slices (a block's cells, cut at kSliceCells), each counted and then
+// filled on its own thread: counting gives each slice its own (dim, ref) -> count map, the
+// offsets of slice s in region (dim, ref) are the counts of the slices before it, so the
+// entries come out in cell order whatever the thread count. A run of one reference (they
+// come in long runs: a volume's cells, a boundary's faces) costs one map lookup, found by
+// comparing a few references at a time.
 #include "core/ref_regions.hpp"
 
 #include <map>
 #include <string>
 #include <utility>
 
+#include "core/parallel.hpp"
 #include "meshioplusplus/cell_types.hpp"
 
 namespace meshioplusplus {
@@ -13,26 +21,21 @@ namespace {
 
 using Key = std::pair<int, std::int64_t>;  // (dimension, reference)
 
-// Runs of one reference are handled with one map lookup (references come in long runs).
-template <class R> void count_refs(const R* r, std::size_t n, int dim, std::map<Key, std::size_t>& counts) {
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t j = i + 1;
-    while (j < n && r[j] == r[i]) ++j;
-    counts[{dim, static_cast<std::int64_t>(r[i])}] += j - i;
-    i = j;
-  }
-}
+constexpr std::size_t kSliceCells = std::size_t{1} << 16;
 
-template <class R> void fill_refs(const R* r, std::size_t n, std::int64_t base, int dim, std::map<Key, std::int64_t*>& out) {
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t j = i + 1;
-    while (j < n && r[j] == r[i]) ++j;
-    std::int64_t*& p = out[{dim, static_cast<std::int64_t>(r[i])}];
-    for (std::size_t k = i; k < j; ++k) *p++ = base + static_cast<std::int64_t>(k);
-    i = j;
+// The end of the run of r[i]'s value that starts at i: eight references compared at once
+// (a loop the compiler vectorizes), then one at a time.
+template <class R> std::size_t run_end(const R* r, std::size_t i, std::size_t n) {
+  const R v = r[i];
+  std::size_t j = i + 1;
+  while (j + 8 <= n) {
+    bool differs = false;
+    for (std::size_t t = 0; t < 8; ++t) differs |= r[j + t] != v;
+    if (differs) break;
+    j += 8;
   }
+  while (j < n && r[j] == v) ++j;
+  return j;
 }
 
 // Calls f(typed pointer) when `a` is an integer array.
@@ -44,33 +47,75 @@ template <class F> void visit_int(const NDArray* a, F&& f) {
   });
 }
 
+struct Slice {
+  const NDArray* refs;    // the block's references
+  int dim;                // the block's topological dimension
+  std::size_t first, n;   // cells [first, first + n) of the block
+  std::int64_t base;      // the global index of the block's first cell
+  std::map<Key, std::size_t> counts;
+  std::map<Key, std::int64_t*> cursor;  // where the slice's entries of each region go
+};
+
+void count_slice(Slice& s) {
+  visit_int(s.refs, [&](auto* all) {
+    const auto* r = all + s.first;
+    for (std::size_t i = 0; i < s.n;) {
+      const std::size_t j = run_end(r, i, s.n);
+      s.counts[{s.dim, static_cast<std::int64_t>(r[i])}] += j - i;
+      i = j;
+    }
+  });
+}
+
+void fill_slice(Slice& s) {
+  visit_int(s.refs, [&](auto* all) {
+    const auto* r = all + s.first;
+    const std::int64_t base = s.base + static_cast<std::int64_t>(s.first);
+    for (std::size_t i = 0; i < s.n;) {
+      const std::size_t j = run_end(r, i, s.n);
+      std::int64_t*& p = s.cursor[{s.dim, static_cast<std::int64_t>(r[i])}];
+      for (std::size_t k = i; k < j; ++k) *p++ = base + static_cast<std::int64_t>(k);
+      i = j;
+    }
+  });
+}
+
 }  // namespace
 
-void add_ref_regions(Mesh& mesh, std::string_view prefix, const std::vector<const NDArray*>& refs) {
-  std::map<Key, std::size_t> counts;
-  for (std::size_t b = 0; b < mesh.cells.size() && b < refs.size(); ++b) {
-    const int dim = cell_type(mesh.cells[b].type).dim;
-    visit_int(refs[b], [&](auto* r) { count_refs(r, refs[b]->size(), dim, counts); });
+void add_ref_regions(Mesh& mesh, std::string_view prefix, const std::vector<const NDArray*>& refs, unsigned threads) {
+  std::vector<Slice> slices;
+  std::int64_t base = 0;
+  for (std::size_t b = 0; b < mesh.cells.size(); ++b) {
+    const std::size_t m = mesh.cells[b].size();
+    if (b < refs.size() && refs[b] && !dtype_is_float(refs[b]->dtype())) {
+      const int dim = cell_type(mesh.cells[b].type).dim;
+      for (std::size_t first = 0; first < m; first += kSliceCells)
+        slices.push_back(Slice{refs[b], dim, first, std::min(kSliceCells, m - first), base, {}, {}});
+    }
+    base += static_cast<std::int64_t>(m);
   }
-  std::map<Key, std::int64_t*> cursor;
-  for (const auto& [key, size] : counts) {
+  parallel_for(slices.size(), threads, [&](std::size_t s) { count_slice(slices[s]); });
+
+  std::map<Key, std::size_t> totals;
+  for (const Slice& s : slices)
+    for (const auto& [key, count] : s.counts) totals[key] += count;
+  std::map<Key, std::int64_t*> next;  // each region's next free entry, slice after slice
+  for (const auto& [key, size] : totals) {
     Region r;
     r.name = std::string(prefix) + "_" + std::to_string(key.first) + "_" + std::to_string(key.second);
     r.kind = RegionKind::cell;
     r.dim = key.first;
     r.tag = key.second >= -2147483647 && key.second <= 2147483647 ? static_cast<int>(key.second) : -1;
     r.entries = NDArray::uninit(DType::int64, {size});
-    cursor[key] = r.entries.data<std::int64_t>();
+    next[key] = r.entries.data<std::int64_t>();
     mesh.regions.push_back(std::move(r));
   }
-  std::int64_t base = 0;
-  for (std::size_t b = 0; b < mesh.cells.size(); ++b) {
-    if (b < refs.size()) {
-      const int dim = cell_type(mesh.cells[b].type).dim;
-      visit_int(refs[b], [&](auto* r) { fill_refs(r, refs[b]->size(), base, dim, cursor); });
+  for (Slice& s : slices)
+    for (const auto& [key, count] : s.counts) {
+      s.cursor[key] = next[key];
+      next[key] += count;
     }
-    base += static_cast<std::int64_t>(mesh.cells[b].size());
-  }
+  parallel_for(slices.size(), threads, [&](std::size_t s) { fill_slice(slices[s]); });
 }
 
 }  // namespace meshioplusplus

@@ -84,7 +84,9 @@ TEST(Hdf5Toolkit, FilesBuiltInMemoryAreWrittenWholeOnBothPaths) {
       file.write_to(target);  // `group` still open
       target.commit();
     }
-    if (limited) ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    if (limited) {
+      ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    }
     const h5::Context rctx{"test", path, false};
     h5::Handle file = h5::open_file(rctx);
     EXPECT_EQ(testsupport::ints_of(h5::read_dataset(rctx, file.get(), "/g/v", file_size(path))), values) << path;

@@ -367,6 +367,69 @@ TEST(FileBytes, CopyOutReadsTheBytesTheMappingHoldsAndAShrunkFileIsAReadError) {
   EXPECT_EQ(out, bytes.substr(990, 10));
 }
 
+// The resident size of the mapping that starts at `at`, from /proc/self/smaps (-1 if none).
+long mapped_kib(const void* at) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool ours = false;
+  while (std::getline(smaps, line)) {
+    unsigned long from = 0, to = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &from, &to) == 2) ours = from == reinterpret_cast<unsigned long>(at);
+    long kib = 0;
+    if (ours && std::sscanf(line.c_str(), "Rss: %ld kB", &kib) == 1) return kib;
+  }
+  return -1;
+}
+
+// A cursor that loads through pread reads the same values as one that reads the mapping,
+// across its window's edges and in either byte order, fails with the same truncation
+// error, and leaves every page of a lazily made mapping untouched.
+TEST(Cursor, LoadThroughReadsWhatTheMappingHoldsWithoutTouchingIt) {
+  using testsupport::spit;
+  using testsupport::tmp_path;
+  const std::string path = tmp_path("load_through.bin");
+  std::string bytes(3 * io::FileBytes::kWindowBytes * 50 + 13, '\0');  // over kReadSmallFilesBelow: mapped
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + i / 7);
+  spit(path, bytes);
+  const io::FileBytes lazy(path, "test", /*populate=*/false);
+  ASSERT_EQ(mapped_kib(lazy.data()), 0) << "the mapping should start without pages";
+  for (bool little : {true, false}) {
+    io::Cursor through(lazy.text(), "test", path), direct(std::string_view(bytes), "test", path);
+    through.load_through(lazy);
+    through.set_little_endian(little);
+    direct.set_little_endian(little);
+    // Offsets that straddle the window's end, jump back before it and far ahead of it.
+    for (std::size_t at : {std::size_t{0}, io::FileBytes::kWindowBytes - 3, std::size_t{5}, bytes.size() / 2 + 1, bytes.size() - 8}) {
+      through.seek(at);
+      direct.seek(at);
+      EXPECT_EQ(through.load<std::int64_t>("x"), direct.load<std::int64_t>("x")) << at;
+      if (through.left() >= 6) {
+        EXPECT_EQ(through.load<std::int32_t>("y"), direct.load<std::int32_t>("y")) << at;
+        EXPECT_EQ(through.load<std::uint16_t>("z"), direct.load<std::uint16_t>("z")) << at;
+      }
+    }
+    through.seek(1001);
+    direct.seek(1001);
+    std::vector<std::int32_t> a(3000), b(3000);
+    through.read_array(a.data(), a.size(), "array");
+    direct.read_array(b.data(), b.size(), "array");
+    EXPECT_EQ(a, b);
+  }
+  EXPECT_EQ(mapped_kib(lazy.data()), 0) << "a load through pread touched the mapping";
+  io::Cursor through(lazy.text(), "test", path);
+  through.load_through(lazy);
+  through.seek(bytes.size() - 2);  // (an error's line number is counted in the mapping)
+  try {
+    through.load<std::int32_t>("the last count");
+    FAIL() << "no error";
+  } catch (const mpp::ReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated the last count: expected 4 bytes, found 2"), std::string::npos) << e.what();
+  }
+  // A populated mapping is read in place.
+  const io::FileBytes full(path, "test", /*populate=*/true);
+  EXPECT_EQ(full.bytes_at(77, 8), full.data() + 77);
+}
+
 // Base64Writer: the text of pieces appended one after another is the encoding of their
 // concatenation as one padded stream, however the pieces are cut and on any thread count.
 TEST(Base64Writer, PiecesEncodeAsTheirConcatenationOnAnyThreadCount) {

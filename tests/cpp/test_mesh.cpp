@@ -1,8 +1,10 @@
 // Core mesh model: block_bases, validation messages, region canonical form, cell types.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
+#include "core/ref_regions.hpp"
 #include "meshioplusplus/meshioplusplus.hpp"
 
 namespace mpp = meshioplusplus;
@@ -139,5 +141,46 @@ TEST(Options, UnknownKeysAreRejectedByName) {
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("unknown option(s) bianry"), std::string::npos);
+  }
+}
+
+// Regions from per-cell references: one per (dimension, reference), entries in cell order
+// across blocks, the same on every thread count, with blocks cut into several slices (long
+// runs, runs of one, a reference that comes back later, an int32 and an int64 block, a
+// block without references, and an empty block).
+TEST(RefRegions, OnePerDimensionAndReferenceInCellOrderOnEveryThreadCount) {
+  const std::size_t tets = 3 * (std::size_t{1} << 16) + 17, tris = 70001;
+  mpp::Mesh mesh;
+  mesh.points = mpp::NDArray::zeros(mpp::DType::float64, {4, 3});
+  mesh.cells.push_back(mpp::CellBlock::rectangular("triangle", mpp::NDArray::zeros(mpp::DType::int64, {tris, 3})));
+  mesh.cells.push_back(mpp::CellBlock::rectangular("line", mpp::NDArray::zeros(mpp::DType::int64, {5, 2})));
+  mesh.cells.push_back(mpp::CellBlock::rectangular("tetra", mpp::NDArray::zeros(mpp::DType::int64, {tets, 4})));
+  mesh.cells.push_back(mpp::CellBlock::rectangular("triangle", mpp::NDArray::zeros(mpp::DType::int64, {0, 3})));
+  auto tri_refs = mpp::NDArray::uninit(mpp::DType::int32, {tris});
+  for (std::size_t i = 0; i < tris; ++i) tri_refs.data<std::int32_t>()[i] = i % 3 == 0 ? 7 : (i < 40000 ? -2 : 9);
+  auto tet_refs = mpp::NDArray::uninit(mpp::DType::int64, {tets});
+  for (std::size_t i = 0; i < tets; ++i) tet_refs.data<std::int64_t>()[i] = i < 100000 ? 1 : (i < 150000 ? (std::int64_t{1} << 40) : 1);
+  auto empty = mpp::NDArray::zeros(mpp::DType::int32, {0});
+  const std::vector<const mpp::NDArray*> refs = {&tri_refs, nullptr, &tet_refs, &empty};
+
+  // What the regions must be, counted here one cell at a time.
+  std::map<std::pair<int, std::int64_t>, std::vector<std::int64_t>> expected;
+  for (std::size_t i = 0; i < tris; ++i) expected[{2, tri_refs.data<std::int32_t>()[i]}].push_back(static_cast<std::int64_t>(i));
+  for (std::size_t i = 0; i < tets; ++i) expected[{3, tet_refs.data<std::int64_t>()[i]}].push_back(static_cast<std::int64_t>(tris + 5 + i));
+
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    mpp::Mesh m = mesh;
+    mpp::add_ref_regions(m, "ref", refs, threads);
+    ASSERT_EQ(m.regions.size(), expected.size()) << threads;
+    std::size_t r = 0;
+    for (const auto& [key, entries] : expected) {
+      const mpp::Region& region = m.regions[r++];
+      EXPECT_EQ(region.name, "ref_" + std::to_string(key.first) + "_" + std::to_string(key.second));
+      EXPECT_EQ(region.dim, key.first);
+      EXPECT_EQ(region.tag, key.second == (std::int64_t{1} << 40) ? -1 : key.second);
+      const auto* got = region.entries.data<std::int64_t>();
+      EXPECT_EQ(std::vector<std::int64_t>(got, got + region.entries.size()), entries) << region.name << ", " << threads << " threads";
+    }
+    EXPECT_EQ(validation_error(m), "") << threads;
   }
 }

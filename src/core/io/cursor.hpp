@@ -28,6 +28,7 @@
 
 #include "core/io/byteorder.hpp"
 #include "core/io/decode.hpp"
+#include "core/io/file.hpp"
 #include "meshioplusplus/errors.hpp"
 
 namespace meshioplusplus::io {
@@ -331,12 +332,29 @@ class Cursor {
     p_ += n;
     return p;
   }
-  template <class T> T load(std::string_view what) { return io::load<T>(take(sizeof(T), what), little_); }
+  template <class T> T load(std::string_view what) {
+    const std::size_t at = offset();
+    const char* p = take(sizeof(T), what);
+    return io::load<T>(through_ ? through_->bytes_at(at, sizeof(T)) : p, little_);
+  }
+  // From here on, load() and read_array() read `file` (this cursor's text) with pread
+  // (FileBytes::bytes_at, copy_out) instead of through its mapping, which they then never
+  // touch: for a binary reader whose large sections are taken with copy_out.
+  void load_through(const FileBytes& file) {
+    if (file.data() != begin_ || file.size() < size()) fail("internal: load_through another file");
+    through_ = &file;
+  }
   // `n` values of T copied to `out` in one pass (decode_values: a memcpy, or a swapping
   // copy if the byte order differs from the host's); the bytes must remain.
   template <class T> void read_array(T* out, std::size_t n, std::string_view what) {
     need(n, sizeof(T), what);
+    const std::size_t at = offset();
     const char* src = take(n * sizeof(T), what);
+    if (through_) {
+      through_->copy_out(at, n * sizeof(T), out);
+      if (little_ != host_is_little_endian()) byteswap_inplace(out, n, sizeof(T));
+      return;
+    }
     decode_values(out, src, n, little_ != host_is_little_endian());
   }
 
@@ -383,7 +401,8 @@ class Cursor {
   const char* p_;
   const char* end_;
   bool little_ = true;
-  const char* forgotten_ = nullptr;  // forget_before()
+  const FileBytes* through_ = nullptr;  // load_through()
+  const char* forgotten_ = nullptr;    // forget_before()
   std::int64_t forgotten_lines_ = 0;
   std::string format_;
   std::string path_;

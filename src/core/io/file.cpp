@@ -84,6 +84,7 @@ FileBytes::FileBytes(const std::string& path, std::string_view format, bool popu
     if (p != MAP_FAILED) {
       data_ = static_cast<const char*>(p);
       mapped_ = true;
+      populated_ = populate;
       fd_ = fd;
       return;
     }
@@ -132,8 +133,20 @@ void FileBytes::copy_out(std::size_t offset, std::size_t n, void* dst) const {
   }
 }
 
+const char* FileBytes::bytes_at(std::size_t offset, std::size_t n) const {
+  if (!mapped_ || populated_) return data_ + offset;
+  if (offset < window_at_ || offset + n > window_at_ + window_size_) {
+    if (!window_) window_.reset(new char[kWindowBytes]);
+    window_size_ = std::min(kWindowBytes, size_ - offset);
+    copy_out(offset, window_size_, window_.get());
+    window_at_ = offset;
+  }
+  return window_.get() + (offset - window_at_);
+}
+
 void FileBytes::populate() const {
   if (!mapped_) return;
+  populated_ = true;
 #ifdef MADV_POPULATE_READ
   if (::madvise(const_cast<char*>(data_), size_, MADV_POPULATE_READ) == 0) return;
 #endif

@@ -43,14 +43,26 @@ class FileBytes {
   void copy_out(std::size_t offset, std::size_t n, void* dst) const;
   // Maps every page of the file now (one call) where the constructor did not.
   void populate() const;
+  // Bytes [offset, offset + n) of the file (n at most kWindowBytes, bounds checked by the
+  // caller), valid until the next call, without touching the mapping where it was made
+  // without its pages: read with pread into a window of kWindowBytes from `offset`, and
+  // served from it while the reads stay inside. In a virtual machine the first touch of a
+  // page of a fresh mapping costs tens of microseconds, and so does unmapping it after
+  // (docs/benchmarks.md): a binary reader that parses a few fields between large sections
+  // taken with copy_out() reads them here (Cursor::load_through). One thread at a time.
+  static constexpr std::size_t kWindowBytes = 4096;
+  const char* bytes_at(std::size_t offset, std::size_t n) const;
 
  private:
   const char* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;
   int fd_ = -1;  // open while mapped, for copy_out
+  mutable bool populated_ = false;
   std::string format_, path_;
   std::vector<char> fallback_;
+  mutable std::unique_ptr<char[]> window_;  // bytes_at()
+  mutable std::size_t window_at_ = 0, window_size_ = 0;
 };
 
 // Whether AtomicFile::commit() flushes the file and its folder to the device (fdatasync

@@ -38,19 +38,21 @@ const ElementKind* element_by_type(std::string_view type) {
 
 namespace {
 
-bool looks_binary(std::string_view bytes) {
-  if (bytes.size() < 4) return false;
+bool looks_binary(const io::FileBytes& file) {
+  if (file.size() < 4) return false;
   static const char le[4] = {1, 0, 0, 0}, be[4] = {0, 0, 0, 1};
-  return std::memcmp(bytes.data(), le, 4) == 0 || std::memcmp(bytes.data(), be, 4) == 0;
+  const char* head = file.bytes_at(0, 4);
+  return std::memcmp(head, le, 4) == 0 || std::memcmp(head, be, 4) == 0;
 }
 
 Mesh read(const std::string& path, const Options& options) {
   OptionReader opts(options, "medit");
   opts.finish();
-  // Binary sections are read with pread (io::read_chunks), text in place: mapped lazily,
-  // and every page mapped at once for text.
+  // Binary files are read with pread, never through the mapping (their sections with
+  // io::read_chunks, the fields between them with Cursor::load_through); text in place,
+  // every page mapped at once.
   io::FileBytes file(path, "medit", /*populate=*/false);
-  if (looks_binary(file.text())) return read_binary(path, file, opts.threads());
+  if (looks_binary(file)) return read_binary(path, file, opts.threads());
   file.populate();
   return read_ascii(path, file.text(), opts.threads());
 }

@@ -154,7 +154,7 @@ Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned thread
       }
     }
   }
-  return finish(std::move(out), path, bytes);
+  return finish(std::move(out), path, bytes, threads);
 }
 
 void write_ascii(const std::string& path, const Mesh& mesh, const std::string& float_fmt) {

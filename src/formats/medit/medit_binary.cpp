@@ -143,7 +143,9 @@ template <class F> decltype(auto) with_nodes(std::size_t k, F&& f) {
 class Reader {
  public:
   Reader(const std::string& path, const io::FileBytes& file, unsigned threads)
-      : file_(file), cur_(file.text(), "medit", path), bytes_(file.text()), path_(path), threads_(threads) {}
+      : file_(file), cur_(file.text(), "medit", path), bytes_(file.text()), path_(path), threads_(threads) {
+    cur_.load_through(file);
+  }
 
   Mesh read() {
     const std::int32_t code = cur_.load<std::int32_t>("byte-order code");
@@ -178,7 +180,7 @@ class Reader {
         cur_.seek(static_cast<std::size_t>(next));
       }
     }
-    return finish(std::move(out_), path_, bytes_);
+    return finish(std::move(out_), path_, bytes_, threads_);
   }
 
  private:

@@ -19,7 +19,7 @@ bool is_int(const NDArray& a) { return !dtype_is_float(a.dtype()); }
 
 }  // namespace
 
-Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes) {
+Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes, unsigned threads) {
   const io::Cursor cur(bytes, "medit", path);
   if (!parsed.have_vertices) cur.fail_at("expected a Vertices section, found none before the end", bytes.data() + bytes.size());
   const std::size_t n = parsed.points.dim(0);
@@ -46,7 +46,7 @@ Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes) {
   }
   std::vector<const NDArray*> ref_ptrs;
   for (const auto& r : refs) ref_ptrs.push_back(&r);
-  add_ref_regions(m, "medit_ref", ref_ptrs);
+  add_ref_regions(m, "medit_ref", ref_ptrs, threads);
   if (!refs.empty()) m.cell_data["medit:ref"] = std::move(refs);
   return m;
 }

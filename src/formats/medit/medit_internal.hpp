@@ -67,8 +67,9 @@ struct Parsed {
 
 // Checks every connectivity index against the vertex count (throwing ReadError at the
 // keyword that holds a bad one) and builds the mesh: medit:ref point and cell data as
-// meshio has them, and one cell region per (topological dimension, reference).
-Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes);
+// meshio has them, and one cell region per (topological dimension, reference), made on
+// `threads` threads.
+Mesh finish(Parsed&& parsed, std::string_view path, std::string_view bytes, unsigned threads);
 
 Mesh read_ascii(const std::string& path, std::string_view bytes, unsigned threads);
 Mesh read_binary(const std::string& path, const io::FileBytes& file, unsigned threads);

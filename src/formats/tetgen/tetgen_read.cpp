@@ -296,7 +296,7 @@ Mesh read_tetgen(const std::string& path, const Options& options) {
     m.cells.push_back(std::move(b.cells));
     region_refs.push_back(b.refs.empty() ? nullptr : &b.refs.front());
   }
-  add_ref_regions(m, "tetgen_ref", region_refs);
+  add_ref_regions(m, "tetgen_ref", region_refs, threads);
   for (std::size_t k = 0; k < names; ++k) {
     std::vector<NDArray>& list = m.cell_data[ref_name(k)];
     for (std::size_t b = 0; b < blocks.size(); ++b)

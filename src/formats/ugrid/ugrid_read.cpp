@@ -17,7 +17,8 @@
 // (int32, int64 for the 64-bit-integer variants). Each surface ID is also a cell region
 // "ugrid_ref_2_<id>" (add_ref_regions). Binary sections are decoded straight into those
 // arrays in one pass (decode_indices), read with pread a chunk at a time on several threads
-// (core/io/section_reader.hpp), the coordinates straight into the points.
+// (core/io/section_reader.hpp), the coordinates straight into the points; the counts, markers
+// and surface IDs with pread too (Cursor::load_through): the mapping is never touched.
 //
 // Safe for untrusted input: the counts are checked against the bytes (or text) left before
 // anything is allocated, every index against the node count, every read is bounded.
@@ -50,7 +51,9 @@ void decode_permuted(std::int64_t* out, const char* src, std::size_t rows, std::
 class Reader {
  public:
   Reader(const std::string& path, unsigned threads)
-      : file_(path, "ugrid", /*populate=*/!variant_of(path).binary), cur_(file_.text(), "ugrid", path), var_(variant_of(path)), path_(path), threads_(threads) {}
+      : file_(path, "ugrid", /*populate=*/!variant_of(path).binary), cur_(file_.text(), "ugrid", path), var_(variant_of(path)), path_(path), threads_(threads) {
+    if (var_.binary) cur_.load_through(file_);
+  }
 
   Mesh read() {
     if (var_.binary) read_binary();
@@ -122,7 +125,7 @@ class Reader {
       // record ends (optional sections inside the record are skipped).
       const std::uint64_t declared = static_cast<std::uint32_t>(body_marker);
       const std::size_t body_off = static_cast<std::size_t>(body_at - cur_.begin());
-      if (cur_.left() >= 4 && io::load<std::int32_t>(cur_.ptr(), var_.little) == body_marker) {
+      if (cur_.left() >= 4 && io::load<std::int32_t>(file_.bytes_at(cur_.offset(), 4), var_.little) == body_marker) {
         if (declared != body)
           warn("ugrid: " + path_ + ": the record marker says " + std::to_string(declared) + " bytes, the nodes and elements are " +
                std::to_string(body) + " (read anyway)");
@@ -240,7 +243,7 @@ class Reader {
     }
     std::vector<const NDArray*> surface;
     for (std::size_t b = 0; b < refs.size(); ++b) surface.push_back(m.cells[b].type == "triangle" || m.cells[b].type == "quad" ? &refs[b] : nullptr);
-    add_ref_regions(m, "ugrid_ref", surface);
+    add_ref_regions(m, "ugrid_ref", surface, threads_);
     if (!refs.empty()) m.cell_data["ugrid:ref"] = std::move(refs);
     return m;
   }
