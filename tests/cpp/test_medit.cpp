@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "formats/medit/medit_internal.hpp"
 #include "test_vtk_common.hpp"
@@ -297,11 +298,11 @@ TEST(MeditParallel, LargeSectionsReadTheSameOnOneAndFourThreads) {
 // Every element kind's binary rows decode to the file's numbers less one, with their
 // references, in the host's byte order (the AVX2 path where the CPU has it: groups of four
 // nodes, three nodes with the reference, the rest one by one) and swapped (the scalar
-// path); a 0 or a number past the vertex count in any node slot of any row is a ReadError
-// naming the element.
+// path), with int32 (version 2) and int64 (version 4) integers; a 0 or a number past the
+// vertex count in any node slot of any row is a ReadError naming the element.
 TEST(MeditRead, EveryElementKindDecodesInBothByteOrdersAndEveryBadIndexIsFound) {
   constexpr std::int32_t kVertices = 12, kRows = 37;
-  const auto file_of = [&](const mpp::medit::ElementKind& e, bool swap, std::int32_t bad_row, int bad_slot, std::int32_t bad) {
+  const auto file_of = [&](const mpp::medit::ElementKind& e, int version, bool swap, std::int32_t bad_row, int bad_slot, std::int64_t bad) {
     std::string s;
     const auto put = [&](auto v) {
       char b[sizeof v];
@@ -309,43 +310,52 @@ TEST(MeditRead, EveryElementKindDecodesInBothByteOrdersAndEveryBadIndexIsFound) 
       if (swap) std::reverse(b, b + sizeof v);
       s.append(b, sizeof v);
     };
-    const auto next = [&](std::size_t body) { put(static_cast<std::int32_t>(s.size() + 4 + body)); };
-    put(std::int32_t{1}), put(std::int32_t{2});
+    const bool v4 = version == 4;
+    const std::size_t iw = v4 ? 8 : 4;
+    const auto integer = [&](std::int64_t v) { v4 ? put(v) : put(static_cast<std::int32_t>(v)); };
+    const auto next = [&](std::size_t body) {  // the next-keyword offset: int64 from version 3
+      v4 ? put(static_cast<std::int64_t>(s.size() + 8 + body)) : put(static_cast<std::int32_t>(s.size() + 4 + body));
+    };
+    put(std::int32_t{1}), put(std::int32_t{version});
     put(std::int32_t{3}), next(4), put(std::int32_t{3});
-    put(std::int32_t{4}), next(4 + kVertices * 28), put(kVertices);
-    for (std::int32_t i = 0; i < kVertices; ++i) put(double(i)), put(0.5 * i), put(-1.0 * i), put(i % 3);
-    put(std::int32_t{e.code}), next(4 + std::size_t(kRows) * (e.nodes + 1) * 4), put(kRows);
+    put(std::int32_t{4}), next(iw + kVertices * (24 + iw)), integer(kVertices);
+    for (std::int32_t i = 0; i < kVertices; ++i) put(double(i)), put(0.5 * i), put(-1.0 * i), integer(i % 3);
+    put(std::int32_t{e.code}), next(iw + std::size_t(kRows) * (e.nodes + 1) * iw), integer(kRows);
     for (std::int32_t i = 0; i < kRows; ++i) {
-      for (int j = 0; j < e.nodes; ++j) put(i == bad_row && j == bad_slot ? bad : (i * 7 + j * 5) % kVertices + 1);
-      put(1000 + i);
+      for (int j = 0; j < e.nodes; ++j) integer(i == bad_row && j == bad_slot ? bad : (i * 7 + j * 5) % kVertices + 1);
+      integer(1000 + i);
     }
     put(std::int32_t{54});
     return s;
   };
   const std::string path = tmp_path("every_kind.meshb");
   for (const auto& e : mpp::medit::kElements)
-    for (bool swap : {false, true}) {
-      SCOPED_TRACE(std::string(e.keyword) + (swap ? ", swapped" : ""));
-      spit(path, file_of(e, swap, -1, 0, 0));
-      const mpp::Mesh m = mpp::read(path, "medit");
-      ASSERT_EQ(m.cells.size(), 1u);
-      EXPECT_EQ(m.cells[0].type, e.type);
-      const mpp::NDArray& c = m.cells[0].connectivity;
-      ASSERT_EQ(c.dim(0), std::size_t(kRows));
-      ASSERT_EQ(c.dim(1), std::size_t(e.nodes));
-      const std::int64_t* v = c.data<std::int64_t>();
-      const std::int32_t* refs = m.cell_data.at("medit:ref")[0].data<std::int32_t>();
-      for (std::int32_t i = 0; i < kRows; ++i) {
-        for (int j = 0; j < e.nodes; ++j) ASSERT_EQ(v[i * e.nodes + j], (i * 7 + j * 5) % kVertices) << i << "," << j;
-        ASSERT_EQ(refs[i], 1000 + i);
+    for (int version : {2, 4})
+      for (bool swap : {false, true}) {
+        SCOPED_TRACE(std::string(e.keyword) + ", version " + std::to_string(version) + (swap ? ", swapped" : ""));
+        spit(path, file_of(e, version, swap, -1, 0, 0));
+        const mpp::Mesh m = mpp::read(path, "medit");
+        ASSERT_EQ(m.cells.size(), 1u);
+        EXPECT_EQ(m.cells[0].type, e.type);
+        const mpp::NDArray& c = m.cells[0].connectivity;
+        ASSERT_EQ(c.dim(0), std::size_t(kRows));
+        ASSERT_EQ(c.dim(1), std::size_t(e.nodes));
+        const std::int64_t* v = c.data<std::int64_t>();
+        const mpp::NDArray& refs = m.cell_data.at("medit:ref")[0];
+        ASSERT_EQ(refs.dtype(), version == 4 ? mpp::DType::int64 : mpp::DType::int32);
+        for (std::int32_t i = 0; i < kRows; ++i) {
+          for (int j = 0; j < e.nodes; ++j) ASSERT_EQ(v[i * e.nodes + j], (i * 7 + j * 5) % kVertices) << i << "," << j;
+          ASSERT_EQ(version == 4 ? refs.data<std::int64_t>()[i] : refs.data<std::int32_t>()[i], 1000 + i);
+        }
+        std::vector<std::int64_t> bads = {0, kVertices + 1, -3};
+        if (version == 4) bads.push_back(std::int64_t{1} << 40);  // an index no int32 holds
+        for (std::int32_t row : {0, 17, kRows - 1})
+          for (int slot = 0; slot < e.nodes; ++slot)
+            for (std::int64_t bad : bads) {
+              spit(path, file_of(e, version, swap, row, slot, bad));
+              const std::string outcome = read_outcome(path, "medit");
+              EXPECT_NE(outcome.find("ReadError"), std::string::npos) << outcome;
+              EXPECT_NE(outcome.find(std::string(e.keyword) + ": element " + std::to_string(row + 1)), std::string::npos) << outcome;
+            }
       }
-      for (std::int32_t row : {0, 17, kRows - 1})
-        for (int slot = 0; slot < e.nodes; ++slot)
-          for (std::int32_t bad : {0, kVertices + 1, -3}) {
-            spit(path, file_of(e, swap, row, slot, bad));
-            const std::string outcome = read_outcome(path, "medit");
-            EXPECT_NE(outcome.find("ReadError"), std::string::npos) << outcome;
-            EXPECT_NE(outcome.find(std::string(e.keyword) + ": element " + std::to_string(row + 1)), std::string::npos) << outcome;
-          }
-    }
 }
