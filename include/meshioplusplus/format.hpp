@@ -53,7 +53,8 @@ std::vector<const Format*> formats_for_path(std::string_view path, const std::ve
 // known formats when there is none. Python asks this same function (_core.deduce_format).
 const Format& deduce_format(std::string_view path, bool for_write);
 
-// Reads `path` with `format` (deduced from the extension when empty).
+// Reads `path` with `format` (deduced from the extension when empty). Its regions are
+// canonical (Region::canonicalize).
 Mesh read(const std::string& path, const std::string& format = "", const Options& options = {});
 // meshio's write-only format names ("gmsh22", "vtk42", "vtk51"): write() takes them as
 // the format plus the version option they imply.

@@ -54,8 +54,10 @@ struct Region {
   int tag = -1;
   NDArray entries;  // int64: (n,) for point/cell, (n, 2) (global cell, local facet) for side
 
-  // Sorts entries (lexicographically for side pairs) and removes duplicates.
-  void canonicalize();
+  // Sorts entries (lexicographically for side pairs) and removes duplicates. Entries that
+  // already are (the usual case) are kept as they are, looked over on `threads` threads
+  // when there are many.
+  void canonicalize(unsigned threads = 1);
 };
 
 // Periodic link between two Gmsh entities (meshio's gmsh_periodic entries).

@@ -104,6 +104,10 @@ Mesh read(const std::string& path, const std::string& format, const Options& opt
   // Each note names the format and the file, as errors do (a reader may already have).
   for (const std::string& w : take_warnings()) mesh.warnings.push_back(naming_the_file(f.name, path, w));
   if (!ragged) split_variable_blocks(mesh);
+  // Every region comes out canonical, whichever reader made it (most are as made: looked
+  // over on the read's threads), so Python takes the entries without a second look.
+  const unsigned threads = OptionReader(format_options, f.name).threads();
+  for (Region& r : mesh.regions) r.canonicalize(threads);
   return mesh;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/io/decode.hpp"
+#include "core/parallel.hpp"
 #include "meshioplusplus/cell_types.hpp"
 
 namespace meshioplusplus {
@@ -102,7 +103,23 @@ RegionKind region_kind_from_name(const std::string& name) {
   bad("unknown region kind '" + name + "' (expected point, cell or side)");
 }
 
-void Region::canonicalize() {
+namespace {
+
+// Whether p[0..n) rises strictly, looked over in `threads` ranges for a long one.
+bool rises_strictly(const std::int64_t* p, std::size_t n, unsigned threads) {
+  constexpr std::size_t kPerRange = std::size_t{1} << 18;
+  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / kPerRange));
+  std::vector<char> rises(ranges, 0);
+  parallel_for(ranges, static_cast<unsigned>(ranges), [&](std::size_t r) {
+    const std::size_t from = n * r / ranges, to = std::min(n, n * (r + 1) / ranges + 1);  // + 1: the seam
+    rises[r] = std::adjacent_find(p + from, p + to, [](auto a, auto b) { return !(a < b); }) == p + to;
+  });
+  return std::all_of(rises.begin(), rises.end(), [](char c) { return c != 0; });
+}
+
+}  // namespace
+
+void Region::canonicalize(unsigned threads) {
   if (entries.dtype() != DType::int64) entries = entries.as_dtype(DType::int64);
   if (kind == RegionKind::side) {
     if (entries.ndim() != 2 || entries.dim(1) != 2)
@@ -126,7 +143,7 @@ void Region::canonicalize() {
   if (entries.ndim() != 1) bad("region '" + name + "': entries must be 1-D");
   auto* p = entries.data<std::int64_t>();
   const std::size_t n = entries.size();
-  if (std::adjacent_find(p, p + n, [](auto a, auto b) { return !(a < b); }) == p + n) return;
+  if (rises_strictly(p, n, threads)) return;
   NDArray out = entries.copy();  // never reorder a buffer the caller may share
   auto* q = out.data<std::int64_t>();
   std::sort(q, q + n);

@@ -1,6 +1,7 @@
 // Core mesh model: block_bases, validation messages, region canonical form, cell types.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -182,5 +183,37 @@ TEST(RefRegions, OnePerDimensionAndReferenceInCellOrderOnEveryThreadCount) {
       EXPECT_EQ(std::vector<std::int64_t>(got, got + region.entries.size()), entries) << region.name << ", " << threads << " threads";
     }
     EXPECT_EQ(validation_error(m), "") << threads;
+  }
+}
+
+// A long region is looked over on several threads: one that rises is kept as it is (the same
+// buffer) on every thread count, and a single step down or repeat anywhere (at the seams
+// between the threads' ranges too) is found and sorted away.
+TEST(Region, CanonicalizeOnSeveralThreadCountsFindsEveryStepDown) {
+  const std::size_t n = 3 * (std::size_t{1} << 18) + 5;
+  std::vector<std::int64_t> rising(n);
+  for (std::size_t i = 0; i < n; ++i) rising[i] = static_cast<std::int64_t>(2 * i);
+  for (unsigned threads : {1u, 2u, 3u, 4u}) {
+    mpp::Region r;
+    r.name = "r";
+    r.kind = mpp::RegionKind::cell;
+    r.entries = mpp::NDArray::from_vector(rising);
+    const void* before = r.entries.raw();
+    r.canonicalize(threads);
+    EXPECT_EQ(r.entries.raw(), before) << threads;
+    // A step down at each seam of 2, 3 and 4 ranges, and at both ends.
+    for (std::size_t at : {std::size_t{1}, n / 2, n / 3, 2 * n / 3, n / 4, 3 * n / 4, n - 1}) {
+      for (bool repeat : {false, true}) {
+        std::vector<std::int64_t> v = rising;
+        v[at] = repeat ? v[at - 1] : v[at - 1] - 1;
+        r.entries = mpp::NDArray::from_vector(v);
+        r.canonicalize(threads);
+        std::vector<std::int64_t> expected = v;
+        std::sort(expected.begin(), expected.end());
+        expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+        const auto* got = r.entries.data<std::int64_t>();
+        EXPECT_EQ(std::vector<std::int64_t>(got, got + r.entries.size()), expected) << threads << " threads, at " << at;
+      }
+    }
   }
 }

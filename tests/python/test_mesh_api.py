@@ -103,6 +103,24 @@ def test_region_canonical_form():
         mio.Region("x", "side", [1, 2, 3])
 
 
+def test_regions_of_a_read_are_canonical_as_they_come(tmp_path):
+    # The core canonicalizes every region a read returns, and Python takes them unchecked
+    # (Region._canonical): they must pass the check a Region makes, unchanged.
+    points = np.random.default_rng(1).random((9, 3))
+    tris = np.array([[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 6]])
+    tets = np.array([[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5], [5, 6, 7, 8]])
+    mesh = mio.Mesh(points, [("triangle", tris), ("tetra", tets)],
+                    cell_data={"medit:ref": [np.array([2, 1, 2, 1, 2]), np.array([7, 5, 7, 7])]})
+    path = str(tmp_path / "refs.mesh")
+    mio.write(path, mesh)
+    got = mio.read(path)
+    assert {r.name: r.entries.tolist() for r in got.regions} == {
+        "medit_ref_2_1": [1, 3], "medit_ref_2_2": [0, 2, 4], "medit_ref_3_5": [6], "medit_ref_3_7": [5, 7, 8]}
+    for r in got.regions:
+        assert r.entries.dtype == np.int64
+        assert mio.Region(r.name, r.kind, r.entries).entries is r.entries
+
+
 def test_block_bases_is_the_numbering_cell_regions_are_written_in(tmp_path):
     sizes = [3, 0, 5, 2]
     cells = [mio.CellBlock("line", np.zeros((n, 2), dtype=int)) for n in sizes]

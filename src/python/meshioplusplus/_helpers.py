@@ -164,7 +164,7 @@ def read(filename, file_format: str | None = None, **kwargs) -> Mesh:
         _check_registered(name, ReadError)
     # What the reader skipped (cells of unknown types, keywords that are not mesh) is raised
     # by _core.read as UserWarning, as meshio warns.
-    mesh = Mesh._from_core(_core.read(path, name, _options(kwargs) if kwargs else {}))
+    mesh = Mesh._from_core(_core.read(path, name, _options(kwargs) if kwargs else {}), regions_canonical=True)
     if not kwargs.get("ragged", False):
         _name_polyhedra(mesh)
     return mesh

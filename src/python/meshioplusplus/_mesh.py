@@ -318,7 +318,9 @@ class Mesh:
         }
 
     @classmethod
-    def _from_core(cls, parts: CoreParts) -> "Mesh":
+    def _from_core(cls, parts: CoreParts, regions_canonical: bool = False) -> "Mesh":
+        """A Mesh of ``parts``; ``regions_canonical`` where they come from ``_core.read``, whose
+        regions are canonical already (``Region._canonical``)."""
         cells = []
         for cell_type, data in parts["cells"]:
             if isinstance(data, tuple) and len(data) == 3:
@@ -334,7 +336,10 @@ class Mesh:
             cell_data=parts["cell_data"],
             field_data=parts["field_data"],
             gmsh_periodic=[list(p) for p in parts["gmsh_periodic"]] or None,
-            regions=[Region(name, kind, entries, dim, tag) for name, kind, entries, dim, tag in parts["regions"]],
+            regions=[
+                (Region._canonical if regions_canonical else Region)(name, kind, entries, dim, tag)
+                for name, kind, entries, dim, tag in parts["regions"]
+            ],
         )
         return mesh
 

@@ -42,6 +42,14 @@ class Region:
         self.dim = int(dim)
         self.tag = int(tag)
 
+    @classmethod
+    def _canonical(cls, name: str, kind: str, entries: np.ndarray, dim: int, tag: int) -> "Region":
+        """A region whose entries the C++ core has made canonical (``meshioplusplus::read``
+        canonicalizes every region it returns), taken as they are without a second look."""
+        region = cls.__new__(cls)
+        region.name, region.kind, region.entries, region.dim, region.tag = name, kind, entries, int(dim), int(tag)
+        return region
+
     def __len__(self):
         return len(self.entries)
 
