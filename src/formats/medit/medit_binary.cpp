@@ -13,7 +13,7 @@
 // Like meshio: float32 points for version 1, references int32 in versions 1-3 and int64 in
 // 4 (connectivity is int64 whatever the version). Large sections are decoded on several
 // threads (disjoint rows; the result does not depend on the thread count), elements in the
-// host's byte order with AVX2 where the CPU has it (decode_elements_int32_avx2, _int64_avx2). Safe for
+// host's byte order with AVX2 where the CPU has it (decode_elements_avx2). Safe for
 // untrusted input: every count is checked against the bytes left before allocating, every
 // index against the vertex count, and every skip moves forward.
 //
@@ -74,98 +74,72 @@ std::uint64_t decode_elements(const char* src, std::size_t rows, std::int64_t* c
 }
 
 #ifdef MESHIOPP_AVX2_DISPATCH
-// The AVX2 build of decode_elements for int32 records in the host's byte order (versions
-// 1-3 written on a little-endian machine: meshio's files and ours), the common case. Each
-// group of four node numbers is one 16-byte load, widened to int64 and lowered by one in
-// one 32-byte store; three nodes are loaded with the reference after them (still inside
-// the record) and stored with a mask. The range is kept as the int32 minimum and maximum
-// instead of the largest unsigned index: the result is the same where every index is in
-// range, and at least the vertex count (UINT64_MAX) where one is not, which is all the
-// caller compares.
-template <std::size_t K>
-__attribute__((target("avx2"))) std::uint64_t decode_elements_int32_avx2(const char* src, std::size_t rows, std::int64_t* conn,
-                                                                        std::int32_t* refs) {
-  constexpr std::size_t rec = (K + 1) * sizeof(std::int32_t), groups = K / 4, rest = K % 4;
-  __m128i lo = _mm_set1_epi32(std::numeric_limits<std::int32_t>::max());
-  __m128i hi = _mm_set1_epi32(std::numeric_limits<std::int32_t>::min());
-  std::int32_t slo = std::numeric_limits<std::int32_t>::max(), shi = std::numeric_limits<std::int32_t>::min();
+// Four node numbers of width I in one vector, and what decode_elements_avx2 does with them.
+template <class I> struct Lanes;
+template <> struct Lanes<std::int32_t> {
+  using V = __m128i;
+  __attribute__((target("avx2"))) static V load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  __attribute__((target("avx2"))) static V splat(std::int32_t v) { return _mm_set1_epi32(v); }
+  __attribute__((target("avx2"))) static V min(V a, V b) { return _mm_min_epi32(a, b); }
+  __attribute__((target("avx2"))) static V max(V a, V b) { return _mm_max_epi32(a, b); }
+  __attribute__((target("avx2"))) static __m256i widen(V v) { return _mm256_cvtepi32_epi64(v); }
+  __attribute__((target("avx2"))) static V first_repeated(V v) { return _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 2, 1, 0)); }
+  __attribute__((target("avx2"))) static void spill(V v, std::int32_t* out) { _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v); }
+};
+template <> struct Lanes<std::int64_t> {
+  using V = __m256i;
+  __attribute__((target("avx2"))) static V load(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  __attribute__((target("avx2"))) static V splat(std::int64_t v) { return _mm256_set1_epi64x(v); }
+  __attribute__((target("avx2"))) static V min(V a, V b) { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b)); }
+  __attribute__((target("avx2"))) static V max(V a, V b) { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a)); }
+  __attribute__((target("avx2"))) static __m256i widen(V v) { return v; }
+  __attribute__((target("avx2"))) static V first_repeated(V v) { return _mm256_permute4x64_epi64(v, _MM_SHUFFLE(0, 2, 1, 0)); }
+  __attribute__((target("avx2"))) static void spill(V v, std::int64_t* out) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v); }
+};
+
+// The AVX2 build of decode_elements for records in the host's byte order (int32 in versions
+// 1-3 written on a little-endian machine, meshio's files and ours; int64 in version 4).
+// Each group of four node numbers is one load, widened to int64 and lowered by one in one
+// 32-byte store; three nodes are loaded with the reference after them (still inside the
+// record), whose lane repeats a node before the range is taken, and stored with a mask. The
+// range is kept as the signed minimum and maximum instead of the largest unsigned index:
+// the result is the same where every index is in range, and at least the vertex count
+// (UINT64_MAX) where one is not, which is all the caller compares.
+template <class I, std::size_t K>
+__attribute__((target("avx2"))) std::uint64_t decode_elements_avx2(const char* src, std::size_t rows, std::int64_t* conn, I* refs) {
+  using L = Lanes<I>;
+  constexpr std::size_t rec = (K + 1) * sizeof(I), group = 4 * sizeof(I), groups = K / 4, rest = K % 4;
+  typename L::V lo = L::splat(std::numeric_limits<I>::max()), hi = L::splat(std::numeric_limits<I>::min());
+  I slo = std::numeric_limits<I>::max(), shi = std::numeric_limits<I>::min();
   const __m256i one = _mm256_set1_epi64x(1);
   const __m256i first3 = _mm256_setr_epi64x(-1, -1, -1, 0);
   for (std::size_t i = 0; i < rows; ++i) {
     const char* p = src + i * rec;
     std::int64_t* out = conn + i * K;
     for (std::size_t g = 0; g < groups; ++g) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * g));
-      lo = _mm_min_epi32(lo, v);
-      hi = _mm_max_epi32(hi, v);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * g), _mm256_sub_epi64(_mm256_cvtepi32_epi64(v), one));
+      const typename L::V v = L::load(p + group * g);
+      lo = L::min(lo, v);
+      hi = L::max(hi, v);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * g), _mm256_sub_epi64(L::widen(v), one));
     }
     if constexpr (rest == 3) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * groups));
-      v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 2, 1, 0));  // the reference's lane repeats a node
-      lo = _mm_min_epi32(lo, v);
-      hi = _mm_max_epi32(hi, v);
-      _mm256_maskstore_epi64(reinterpret_cast<long long*>(out + 4 * groups), first3, _mm256_sub_epi64(_mm256_cvtepi32_epi64(v), one));
+      const typename L::V v = L::first_repeated(L::load(p + group * groups));
+      lo = L::min(lo, v);
+      hi = L::max(hi, v);
+      _mm256_maskstore_epi64(reinterpret_cast<long long*>(out + 4 * groups), first3, _mm256_sub_epi64(L::widen(v), one));
     } else {
       for (std::size_t j = 4 * groups; j < K; ++j) {
-        const auto v = io::load_as<std::int32_t, false>(p + j * sizeof(std::int32_t));
+        const I v = io::load_as<I, false>(p + j * sizeof(I));
         slo = std::min(slo, v);
         shi = std::max(shi, v);
         out[j] = std::int64_t{v} - 1;
       }
     }
-    refs[i] = io::load_as<std::int32_t, false>(p + K * sizeof(std::int32_t));
+    refs[i] = io::load_as<I, false>(p + K * sizeof(I));
   }
-  alignas(16) std::int32_t l[4], h[4];
-  _mm_store_si128(reinterpret_cast<__m128i*>(l), lo);
-  _mm_store_si128(reinterpret_cast<__m128i*>(h), hi);
-  slo = std::min({slo, l[0], l[1], l[2], l[3]});
-  shi = std::max({shi, h[0], h[1], h[2], h[3]});
-  if (rows == 0) return 0;
-  return slo < 1 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(shi) - 1;
-}
-
-// The same for int64 records (version 4) in the host's byte order: four node numbers per
-// 32-byte load and store, lowered by one; three nodes are loaded with the reference after
-// them, whose lane repeats a node before the range is taken, and stored with a mask. The
-// range is kept as the signed minimum and maximum, as above.
-template <std::size_t K>
-__attribute__((target("avx2"))) std::uint64_t decode_elements_int64_avx2(const char* src, std::size_t rows, std::int64_t* conn,
-                                                                        std::int64_t* refs) {
-  constexpr std::size_t rec = (K + 1) * sizeof(std::int64_t), groups = K / 4, rest = K % 4;
-  __m256i lo = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::max());
-  __m256i hi = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::min());
-  std::int64_t slo = std::numeric_limits<std::int64_t>::max(), shi = std::numeric_limits<std::int64_t>::min();
-  const __m256i one = _mm256_set1_epi64x(1);
-  const __m256i first3 = _mm256_setr_epi64x(-1, -1, -1, 0);
-  for (std::size_t i = 0; i < rows; ++i) {
-    const char* p = src + i * rec;
-    std::int64_t* out = conn + i * K;
-    for (std::size_t g = 0; g < groups; ++g) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * g));
-      lo = _mm256_blendv_epi8(lo, v, _mm256_cmpgt_epi64(lo, v));
-      hi = _mm256_blendv_epi8(hi, v, _mm256_cmpgt_epi64(v, hi));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4 * g), _mm256_sub_epi64(v, one));
-    }
-    if constexpr (rest == 3) {
-      __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32 * groups));
-      v = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(0, 2, 1, 0));  // the reference's lane repeats a node
-      lo = _mm256_blendv_epi8(lo, v, _mm256_cmpgt_epi64(lo, v));
-      hi = _mm256_blendv_epi8(hi, v, _mm256_cmpgt_epi64(v, hi));
-      _mm256_maskstore_epi64(reinterpret_cast<long long*>(out + 4 * groups), first3, _mm256_sub_epi64(v, one));
-    } else {
-      for (std::size_t j = 4 * groups; j < K; ++j) {
-        const auto v = io::load_as<std::int64_t, false>(p + j * sizeof(std::int64_t));
-        slo = std::min(slo, v);
-        shi = std::max(shi, v);
-        out[j] = v - 1;
-      }
-    }
-    refs[i] = io::load_as<std::int64_t, false>(p + K * sizeof(std::int64_t));
-  }
-  alignas(32) std::int64_t l[4], h[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(l), lo);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(h), hi);
+  I l[4], h[4];
+  L::spill(lo, l);
+  L::spill(hi, h);
   slo = std::min({slo, l[0], l[1], l[2], l[3]});
   shi = std::max({shi, h[0], h[1], h[2], h[3]});
   if (rows == 0) return 0;
@@ -288,10 +262,7 @@ class Reader {
       io::read_chunks(file_, offset, m, rec, threads_, [&](std::size_t r, std::size_t c0, std::size_t rows, const char* src) {
         const std::uint64_t top = with_nodes(k, [&](auto K) {
 #ifdef MESHIOPP_AVX2_DISPATCH
-          if (!swap_ && avx2_) {
-            if constexpr (std::is_same_v<I, std::int32_t>) return decode_elements_int32_avx2<K()>(src, rows, conn + c0 * K(), refs + c0);
-            else return decode_elements_int64_avx2<K()>(src, rows, conn + c0 * K(), refs + c0);
-          }
+          if (!swap_ && avx2_) return decode_elements_avx2<I, K()>(src, rows, conn + c0 * K(), refs + c0);
 #endif
           return swap_ ? decode_elements<I, true, K()>(src, rows, conn + c0 * K(), refs + c0)
                        : decode_elements<I, false, K()>(src, rows, conn + c0 * K(), refs + c0);
