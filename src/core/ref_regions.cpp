@@ -8,6 +8,7 @@
 // comparing a few references at a time.
 #include "core/ref_regions.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -89,8 +90,9 @@ void add_ref_regions(Mesh& mesh, std::string_view prefix, const std::vector<cons
     const std::size_t m = mesh.cells[b].size();
     if (b < refs.size() && refs[b] && !dtype_is_float(refs[b]->dtype())) {
       const int dim = cell_type(mesh.cells[b].type).dim;
-      for (std::size_t first = 0; first < m; first += kSliceCells)
-        slices.push_back(Slice{refs[b], dim, first, std::min(kSliceCells, m - first), base, {}, {}});
+      const std::size_t n = std::min(m, refs[b]->size());  // never past the references
+      for (std::size_t first = 0; first < n; first += kSliceCells)
+        slices.push_back(Slice{refs[b], dim, first, std::min(kSliceCells, n - first), base, {}, {}});
     }
     base += static_cast<std::int64_t>(m);
   }
