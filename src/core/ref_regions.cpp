@@ -57,27 +57,27 @@ struct Slice {
   std::map<Key, std::int64_t*> cursor;  // where the slice's entries of each region go
 };
 
-void count_slice(Slice& s) {
+// f(key, i, j) for each run [i, j) of one reference in the slice (slice-local cell numbers).
+template <class F> void for_each_run(const Slice& s, F&& f) {
   visit_int(s.refs, [&](auto* all) {
     const auto* r = all + s.first;
     for (std::size_t i = 0; i < s.n;) {
       const std::size_t j = run_end(r, i, s.n);
-      s.counts[{s.dim, static_cast<std::int64_t>(r[i])}] += j - i;
+      f(Key{s.dim, static_cast<std::int64_t>(r[i])}, i, j);
       i = j;
     }
   });
 }
 
+void count_slice(Slice& s) {
+  for_each_run(s, [&](const Key& key, std::size_t i, std::size_t j) { s.counts[key] += j - i; });
+}
+
 void fill_slice(Slice& s) {
-  visit_int(s.refs, [&](auto* all) {
-    const auto* r = all + s.first;
-    const std::int64_t base = s.base + static_cast<std::int64_t>(s.first);
-    for (std::size_t i = 0; i < s.n;) {
-      const std::size_t j = run_end(r, i, s.n);
-      std::int64_t*& p = s.cursor[{s.dim, static_cast<std::int64_t>(r[i])}];
-      for (std::size_t k = i; k < j; ++k) *p++ = base + static_cast<std::int64_t>(k);
-      i = j;
-    }
+  const std::int64_t base = s.base + static_cast<std::int64_t>(s.first);
+  for_each_run(s, [&](const Key& key, std::size_t i, std::size_t j) {
+    std::int64_t*& p = s.cursor[key];
+    for (std::size_t k = i; k < j; ++k) *p++ = base + static_cast<std::int64_t>(k);
   });
 }
 

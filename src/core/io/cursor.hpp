@@ -333,9 +333,8 @@ class Cursor {
     return p;
   }
   template <class T> T load(std::string_view what) {
-    const std::size_t at = offset();
     const char* p = take(sizeof(T), what);
-    return io::load<T>(through_ ? through_->bytes_at(at, sizeof(T)) : p, little_);
+    return io::load<T>(through_ ? through_->bytes_at(static_cast<std::size_t>(p - begin_), sizeof(T)) : p, little_);
   }
   // From here on, load() and read_array() read `file` (this cursor's text) with pread
   // (FileBytes::bytes_at, copy_out) instead of through its mapping, which they then never
@@ -348,10 +347,9 @@ class Cursor {
   // copy if the byte order differs from the host's); the bytes must remain.
   template <class T> void read_array(T* out, std::size_t n, std::string_view what) {
     need(n, sizeof(T), what);
-    const std::size_t at = offset();
     const char* src = take(n * sizeof(T), what);
     if (through_) {
-      through_->copy_out(at, n * sizeof(T), out);
+      through_->copy_out(static_cast<std::size_t>(src - begin_), n * sizeof(T), out);
       if (little_ != host_is_little_endian()) byteswap_inplace(out, n, sizeof(T));
       return;
     }
