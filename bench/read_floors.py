@@ -1,4 +1,4 @@
-"""What a binary read costs at the least, three ways, against meshio++ and meshio on the same
+"""What a binary read costs at the least, measured five ways, against meshio++ and meshio on the same
 files in one interleaved race (medians, milliseconds):
 
 - copy: the file's bytes, already in this process's memory, copied into a fresh buffer
