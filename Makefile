@@ -56,7 +56,7 @@ test-sanitize: san-configure
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure -j$(JOBS) -E "install_and_consume"
 
 # The threading tests (allocator hook, parallel readers/writers) under ThreadSanitizer.
-TSAN_TESTS := AllocatorHook.*:HostileConcurrency.*:*ThreadCount*:AtomicFileBackgroundFlush.*
+TSAN_TESTS := AllocatorHook.*:HostileConcurrency.*:*ThreadCount*:AtomicFileBackgroundFlush.*:ParallelPool.*
 test-tsan: setup
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
 	  -DMESHIOPP_TSAN=ON -DMESHIOPP_WITH_MPI=OFF -DMESHIOPP_BUILD_PYTHON=OFF -DMESHIOPP_BUILD_CLI=OFF >/dev/null

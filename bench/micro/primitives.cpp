@@ -1,17 +1,20 @@
 // meshio++ micro-benchmarks of the shared parsing primitives (Google Benchmark), so a
 // regression in a primitive shows without Python around it: integers and floats per
 // second through io::parse_number, base64 encode/decode and zlib inflate/deflate bytes per
-// second. Run: build/bench_primitives (built by `make bench`).
+// second, and what a parallel_for call costs on the process's pool against a thread started
+// and joined per call. Run: build/bench_primitives (built by `make bench`).
 #include <benchmark/benchmark.h>
 #if __has_include(<fast_float/fast_float.h>)
 #include <fast_float/fast_float.h>
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/codec/base64.hpp"
@@ -20,6 +23,7 @@
 #include "core/io/decode.hpp"
 #include "core/io/cursor.hpp"
 #include "core/io/text_writer.hpp"
+#include "core/parallel.hpp"
 
 namespace io = meshioplusplus::io;
 namespace codec = meshioplusplus::codec;
@@ -234,8 +238,37 @@ const bool zlib_engines_registered = [] {
   return true;
 }();
 
+// One call of parallel_for over 2 items on 2 threads: the caller takes one, a pool thread
+// the other (each item waits until both started, so two threads always take part).
+void ParallelForCall(benchmark::State& state) {
+  for (auto _ : state) {
+    std::atomic<int> started{0};
+    meshioplusplus::parallel_for(2, 2, [&](std::size_t) {
+      started.fetch_add(1);
+      while (started.load() < 2) std::this_thread::yield();
+    });
+  }
+}
+
+// The same with a thread started and joined for the call (what parallel_for did before the
+// pool, and still does when the pool is taken).
+void ThreadPerCall(benchmark::State& state) {
+  for (auto _ : state) {
+    std::atomic<int> started{0};
+    auto item = [&] {
+      started.fetch_add(1);
+      while (started.load() < 2) std::this_thread::yield();
+    };
+    std::thread helper(item);
+    item();
+    helper.join();
+  }
+}
+
 }  // namespace
 
+BENCHMARK(ParallelForCall)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(ThreadPerCall)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(ParseInt64)->Unit(benchmark::kMillisecond);
 BENCHMARK(ParseFloat64)->Unit(benchmark::kMillisecond);
 BENCHMARK(FormatFloat64)->Unit(benchmark::kMillisecond);

@@ -1,9 +1,11 @@
-// meshio++ core: the one parallel loop, on std::thread (no pool, no dependency).
+// meshio++ core: the one parallel loop, on std::thread (no dependency).
 //
 // parallel_for(n, threads, f) calls f(i) for every i in [0, n), on up to `threads` threads
 // (0 = std::thread::hardware_concurrency(), asked once), each taking the next index from an atomic
-// counter. Work items write to disjoint outputs, so results never depend on the thread
-// count. The first exception thrown by any f is rethrown on the calling thread.
+// counter: the calling thread and threads of the process's pool (parallel.cpp), or threads
+// started for the call where the pool is taken or too small. Work items write to disjoint
+// outputs, so results never depend on the thread count. The first exception thrown by any
+// f is rethrown on the calling thread.
 // parallel_ranges(n, threads, f) calls f(r0, r1) over a few contiguous ranges instead.
 // resolve_threads() turns the `threads` option every reader and writer accepts (see
 // OptionReader::threads) into a count: 0 or absent = every core.
@@ -28,6 +30,13 @@ inline unsigned resolve_threads(long long requested) {
   return hw;
 }
 
+namespace detail {
+// Runs run(ctx) on `helpers` threads of the process's pool and on the calling thread, and
+// returns once every one of them is done; false (nothing run) when the pool cannot take
+// the call (parallel.cpp).
+bool run_on_pool(unsigned helpers, void (*run)(void*), void* ctx);
+}  // namespace detail
+
 template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {
   const std::size_t workers = std::min<std::size_t>(threads == 0 ? 1 : threads, n);
   if (workers <= 1) {
@@ -51,17 +60,20 @@ template <class F> void parallel_for(std::size_t n, unsigned threads, F&& f) {
       }
     }
   };
-  std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
-  for (std::size_t t = 1; t < workers; ++t) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {  // no more threads to be had: the ones started (and
-      break;                              // this one) take every index from the counter
+  const auto run = [](void* w) { (*static_cast<decltype(work)*>(w))(); };
+  if (!detail::run_on_pool(static_cast<unsigned>(workers - 1), run, &work)) {
+    std::vector<std::thread> started;
+    started.reserve(workers - 1);
+    for (std::size_t t = 1; t < workers; ++t) {
+      try {
+        started.emplace_back(work);
+      } catch (const std::system_error&) {  // no more threads to be had: the ones started (and
+        break;                              // this one) take every index from the counter
+      }
     }
+    work();
+    for (auto& t : started) t.join();
   }
-  work();
-  for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 }
 

@@ -102,7 +102,8 @@ std::vector<unsigned char> compress_zlib(const void* data, std::size_t nbytes, i
 
 #if MESHIOPP_HAVE_LIBDEFLATE
 // libdeflate's (de)compressors hold tables worth reusing; one per thread (and per level),
-// freed with the thread.
+// freed with the thread: a caller's, or a thread of the parallel_for pool (parallel.cpp),
+// which keeps its own for the next call.
 struct LibdeflateState {
   libdeflate_decompressor* decompressor = nullptr;
   std::array<libdeflate_compressor*, 13> compressors{};
