@@ -7,8 +7,8 @@
 // wants one and never stopped (blocked on a condition variable between calls; the process
 // exits over them). Taking it never blocks: a call finds it free (try_lock) or does not,
 // and one that does not (another thread's call holds it, or a parallel_for nested in
-// one, or a child of fork() whose pool threads stayed in the parent, or more threads
-// wanted than the pool has) starts its own threads as before.
+// one, or more threads wanted than the pool has) starts its own threads as before. A
+// child of fork(), whose pool threads stayed in the parent, makes a pool of its own.
 #include "core/parallel.hpp"
 
 #include <unistd.h>
@@ -37,7 +37,6 @@ class Pool {
     }
   }
 
-  std::size_t size() const { return threads_.size(); }
   pid_t pid() const { return pid_; }
 
   // run(ctx) on `helpers` pool threads and on this one; false (nothing run) when the pool is
