@@ -110,8 +110,9 @@ TEST(ParallelPoolFork, AChildOfForkRunsEveryIndexOnItsOwnThreads) {
   // A thread forked over while it starts may hold an allocator lock the child then waits
   // on forever: glibc's malloc takes its locks around fork(), the ASan allocator of clang 14
   // (make test-sanitize) does not, and a pool thread that no call has needed yet may still be
-  // starting (seen in CI on one busy core). Forking with the pool's thread asleep between
-  // calls is what a program does; a call that two threads must share gets it there.
+  // starting (it hung CI's ASan run; here 1 run in 4 hung on one core). This test forks
+  // with the pool's thread asleep between calls; a call that two threads must share gets
+  // it there.
   if (mpp::resolve_threads(0) >= 2) {
     ASSERT_EQ(two_item_threads().size(), 2u);
   }
