@@ -110,7 +110,7 @@ TEST(ParallelPoolFork, AChildOfForkRunsEveryIndexOnItsOwnThreads) {
   // A thread forked over while it starts may hold an allocator lock the child then waits
   // on forever: glibc's malloc takes its locks around fork(), the ASan allocator of clang 14
   // (make test-sanitize) does not, and a pool thread that no call has needed yet may still be
-  // starting (it hung CI's ASan run; here 1 run in 4 hung on one core). This test forks
+  // starting (it hung CI's ASan run; here 1 run in 3 hung on one core). This test forks
   // with the pool's thread asleep between calls; a call that two threads must share gets
   // it there.
   if (mpp::resolve_threads(0) >= 2) {
